@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A client for the ipdata.co IP geolocation and threat-intelligence API.
+///
+/// Create one client and reuse it for every lookup: it keeps its HTTPS connections alive, and
+/// URLSession negotiates HTTP/2 where the platform supports it. The client is immutable and
+/// `Sendable`, so one instance can be shared by every thread and task. Every method throws only
+/// `IPDataError`; cancelling the calling task cancels the HTTP request.
+public final class IPDataClient: Sendable {
+    /// The global endpoint, `https://api.ipdata.co`.
+    public static let defaultBaseURL = URL(string: "https://api.ipdata.co")!
+    /// The EU endpoint, `https://eu-api.ipdata.co`: requests are served only from EU data centres.
+    public static let euBaseURL = URL(string: "https://eu-api.ipdata.co")!
+
+    /// The `User-Agent` of every request, `ipdata-swift/<version>`.
+    static let userAgent = "ipdata-swift/\(IPDataVersion.current)"
+
+    let apiKey: String
+    let baseURL: URL
+    let session: URLSession
+    /// Set when the client created `session` and must invalidate it in `deinit`.
+    let ownedSessionDelegate: OwnedSessionDelegate?
+    let redaction: KeyRedaction
+
+    /// Creates a client that sends its requests through `session`.
+    ///
+    /// - Parameters:
+    ///   - apiKey: Your ipdata API key.
+    ///   - baseURL: The API's address; `euBaseURL` for the EU endpoint, or a gateway URL, whose
+    ///     path prefix is kept.
+    ///   - session: The session to use. By default `URLSession.shared`, whose connection pool the
+    ///     whole process shares. The client never invalidates a session it did not create.
+    public convenience init(apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared) {
+        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil)
+    }
+
+    /// Creates a client with a dedicated `URLSession` made once from `configuration`.
+    ///
+    /// The client owns that session: it lives as long as the client and is invalidated with
+    /// `finishTasksAndInvalidate()` when the client is deallocated. There is nothing to close.
+    public convenience init(
+        apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration
+    ) {
+        let delegate = OwnedSessionDelegate()
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate)
+    }
+
+    private init(apiKey: String, baseURL: URL, session: URLSession, ownedSessionDelegate: OwnedSessionDelegate?) {
+        self.apiKey = apiKey
+        self.baseURL = baseURL
+        self.session = session
+        self.ownedSessionDelegate = ownedSessionDelegate
+        self.redaction = KeyRedaction(apiKey: apiKey)
+    }
+
+    deinit {
+        if ownedSessionDelegate != nil { session.finishTasksAndInvalidate() }
+    }
+
+    // MARK: - Lookups
+
+    /// Looks up the address the request comes from: the caller's own public IP.
+    ///
+    /// - Parameter fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty
+    ///   for all. Names are sent as given.
+    public func lookup(fields: [String]? = nil) async throws -> IPResponse {
+        try await decode(IPResponse.self, from: send(.ownAddress, fields: fields))
+    }
+
+    /// Looks up one IPv4 or IPv6 address.
+    ///
+    /// - Parameters:
+    ///   - ip: The address, for example `"8.8.8.8"` or `"2001:4860:4860::8888"`.
+    ///   - fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty for all.
+    public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
+        try await decode(IPResponse.self, from: send(.address(ip), fields: fields))
+    }
+
+    /// Returns the raw body of one field of an address, for example `"asn"` or `"country_name"`.
+    ///
+    /// Object fields (`asn`, `threat`, `time_zone`, …) arrive as JSON; string fields as plain,
+    /// unquoted UTF-8 text (`United States`).
+    public func lookupField(_ ip: String, field: String) async throws -> Data {
+        try await send(.field(address: ip, field: field), fields: nil)
+    }
+
+    /// Looks up to 100 addresses in one `POST /bulk` request (paid plans).
+    ///
+    /// The results are in the order of `ips`. An address the API rejects (for example a private
+    /// one) does not fail the call: its result carries the API's reason in `message` and the
+    /// address in `ip`. If a pooled connection turns out to be dead before any answer arrives
+    /// (`URLError.networkConnectionLost`), the request is sent once more on a fresh connection.
+    public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
+        let body = try await send(.bulk(ips), fields: fields, retryingLostConnection: true)
+        var results = try decode([IPResponse].self, from: body)
+        // A rejected address comes back as {"message": …} alone; say which address it was.
+        for index in results.indices where results[index].ip == nil && index < ips.count {
+            results[index].ip = ips[index]
+        }
+        return results
+    }
+
+    /// Looks up an autonomous system, as `"AS15169"` or `"15169"` (paid plans).
+    public func lookupASN(_ asn: String) async throws -> ASNDetail {
+        try await decode(ASNDetail.self, from: send(.asn(Self.normalizedASN(asn)), fields: nil))
+    }
+
+    // MARK: - Plumbing
+
+    static func normalizedASN(_ asn: String) -> String {
+        let trimmed = asn.trimmingCharacters(in: .whitespaces)
+        if trimmed.uppercased().hasPrefix("AS") { return "AS" + trimmed.dropFirst(2) }
+        return "AS" + trimmed
+    }
+
+    /// Sends one call and returns the body of its 2xx answer.
+    ///
+    /// Only `retryingLostConnection` requests are ever retried, once, and only when the transport
+    /// failed with `networkConnectionLost`: once an HTTP status arrived, nothing is retried.
+    func send(_ endpoint: Endpoint, fields: [String]?, retryingLostConnection: Bool = false) async throws -> Data {
+        let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
+        let answer: (Data, URLResponse)
+        do {
+            answer = try await Platform.data(for: request, session: session)
+        } catch let error as URLError where retryingLostConnection && error.code == .networkConnectionLost {
+            do {
+                answer = try await Platform.data(for: request, session: session)
+            } catch {
+                throw redaction.networkError(error)
+            }
+        } catch {
+            throw redaction.networkError(error)
+        }
+        return try APIResponse.successBody(answer.0, answer.1, redaction: redaction)
+    }
+
+    func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch {
+            throw IPDataError.decodingFailed(error)
+        }
+    }
+}

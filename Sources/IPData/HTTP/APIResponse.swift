@@ -1,0 +1,37 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns an HTTP answer into the body of a success or the matching `IPDataError`.
+enum APIResponse {
+    /// The body of a 2xx answer; any other status throws the error for that status.
+    static func successBody(_ data: Data, _ response: URLResponse, redaction: KeyRedaction) throws -> Data {
+        guard let http = response as? HTTPURLResponse else {
+            throw IPDataError.networkError(URLError(.badServerResponse))
+        }
+        if (200..<300).contains(http.statusCode) { return data }
+        throw error(status: http.statusCode, body: data, redaction: redaction)
+    }
+
+    static func error(status: Int, body: Data, redaction: KeyRedaction) -> IPDataError {
+        let message = redaction.redact(self.message(in: body))
+        switch status {
+        case 400: return .badRequest(message)
+        case 401: return .unauthorized(message)
+        case 403: return .forbidden(message)
+        case 404: return .notFound(message)
+        default: return .unexpectedStatus(status, message)
+        }
+    }
+
+    /// The `message` of the API's `{"message": "…"}` error body, else the body as text.
+    static func message(in body: Data) -> String {
+        if let error = try? JSONDecoder().decode(ErrorBody.self, from: body) { return error.message }
+        return String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private struct ErrorBody: Decodable {
+        let message: String
+    }
+}

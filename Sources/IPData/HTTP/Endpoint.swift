@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One call of the ipdata API, and how it becomes a `URLRequest`.
+enum Endpoint: Sendable {
+    /// `GET /`: the caller's own address.
+    case ownAddress
+    /// `GET /{ip}`.
+    case address(String)
+    /// `GET /{ip}/{field}`: one field, answered as bare JSON or plain text.
+    case field(address: String, field: String)
+    /// `POST /bulk` with a JSON array of addresses.
+    case bulk([String])
+    /// `GET /AS{number}`.
+    case asn(String)
+
+    var method: String {
+        if case .bulk = self { return "POST" }
+        return "GET"
+    }
+
+    var pathSegments: [String] {
+        switch self {
+        case .ownAddress: return []
+        case .address(let address): return [address]
+        case .field(let address, let field): return [address, field]
+        case .bulk: return ["bulk"]
+        case .asn(let asn): return [asn]
+        }
+    }
+
+    /// The request for this call. The key goes in both the `api-key` query parameter (documented
+    /// for every call) and the `api-key` header; `fields`, when not empty, in `fields=a,b`.
+    func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
+        var request = URLRequest(url: url(baseURL: baseURL, apiKey: apiKey, fields: fields))
+        request.httpMethod = method
+        request.setValue(apiKey, forHTTPHeaderField: "api-key")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(IPDataClient.userAgent, forHTTPHeaderField: "User-Agent")
+        if case .bulk(let addresses) = self {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Self.jsonArray(addresses)
+            Platform.prepareBodyRequest(&request)
+        }
+        return request
+    }
+
+    func url(baseURL: URL, apiKey: String, fields: [String]?) -> URL {
+        // The base URL may carry a path prefix (https://gateway.example/ipdata): keep it.
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath + "/" + pathSegments.map(URLText.pathSegment).joined(separator: "/")
+
+        var query = "api-key=" + URLText.queryValue(apiKey)
+        if let fields, !fields.isEmpty {
+            query += "&fields=" + fields.map(URLText.queryValue).joined(separator: ",")
+        }
+        components.percentEncodedQuery = query
+        components.fragment = nil
+        // Every part was encoded above, so the components always form a URL.
+        return components.url ?? baseURL
+    }
+
+    /// A JSON array of strings. Written by hand because JSONEncoder escapes `/` and is slower.
+    static func jsonArray(_ strings: [String]) -> Data {
+        var json = "["
+        for (index, string) in strings.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case "\n": json += "\\n"
+                case "\r": json += "\\r"
+                case "\t": json += "\\t"
+                case _ where scalar.value < 0x20:
+                    json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        json += "]"
+        return Data(json.utf8)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The autonomous system that announces an IP address (the `asn` object of a lookup).
+public struct ASN: Codable, Hashable, Sendable {
+    /// The AS number with its prefix, for example `AS15169` (`asn`).
+    public let asn: String?
+    /// The name of the organisation that operates the AS (`name`).
+    public let name: String?
+    /// The organisation's domain; the API sends `null` for many networks (`domain`).
+    public let domain: String?
+    /// The announced prefix that contains the address, for example `8.8.8.0/24` (`route`).
+    public let route: String?
+    /// The kind of network: `isp`, `hosting`, `business` or `education` (`type`).
+    public let type: String?
+
+    enum CodingKeys: String, CodingKey {
+        case asn, name, domain, route, type
+    }
+
+    /// Decodes the API's `asn` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        asn = container.lenientString(.asn)
+        name = container.lenientString(.name)
+        domain = container.lenientString(.domain)
+        route = container.lenientString(.route)
+        type = container.lenientString(.type)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Everything the dedicated ASN endpoint (`GET /AS15169`) returns about an autonomous system.
+public struct ASNDetail: Codable, Hashable, Sendable {
+    /// The AS number with its prefix, for example `AS15169` (`asn`).
+    public let asn: String?
+    /// The name of the organisation that operates the AS (`name`).
+    public let name: String?
+    /// The organisation's domain (`domain`).
+    public let domain: String?
+    /// How the AS is used, for example `hosting` or `isp` (`usage`).
+    public let usage: String?
+    /// How many addresses the AS announces, as decimal text (`num_ips`).
+    ///
+    /// The API's JSON type for this value is not documented; numbers and strings both decode.
+    public let numIPs: String?
+    /// The regional internet registry, for example `arin` (`registry`).
+    public let registry: String?
+    /// The ISO 3166-1 alpha-2 country code of the registrant (`country`).
+    public let country: String?
+    /// The allocation date, `YYYY-MM-DD` (`date`).
+    public let date: String?
+    /// The allocation status, for example `allocated` (`status`).
+    public let status: String?
+    /// The IPv4 prefixes the AS announces (`ipv4_prefixes`).
+    public let ipv4Prefixes: [String]?
+    /// The IPv6 prefixes the AS announces (`ipv6_prefixes`).
+    public let ipv6Prefixes: [String]?
+    /// The AS numbers of its upstream providers (`upstream`); numbers, `"15169"` and `"AS15169"` decode.
+    public let upstream: [Int]?
+    /// The AS numbers of its downstream customers (`downstream`); numbers and strings decode.
+    public let downstream: [Int]?
+    /// The AS numbers of its peers (`peers`); numbers and strings decode.
+    public let peers: [Int]?
+
+    enum CodingKeys: String, CodingKey {
+        case asn, name, domain, usage, registry, country, date, status, upstream, downstream, peers
+        case numIPs = "num_ips"
+        case ipv4Prefixes = "ipv4_prefixes"
+        case ipv6Prefixes = "ipv6_prefixes"
+    }
+
+    /// Decodes the API's ASN object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        asn = container.lenientString(.asn)
+        name = container.lenientString(.name)
+        domain = container.lenientString(.domain)
+        usage = container.lenientString(.usage)
+        numIPs = container.lenientString(.numIPs)
+        registry = container.lenientString(.registry)
+        country = container.lenientString(.country)
+        date = container.lenientString(.date)
+        status = container.lenientString(.status)
+        ipv4Prefixes = container.lenientStrings(.ipv4Prefixes)
+        ipv6Prefixes = container.lenientStrings(.ipv6Prefixes)
+        upstream = container.lenientInts(.upstream)
+        downstream = container.lenientInts(.downstream)
+        peers = container.lenientInts(.peers)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One blocklist that lists an IP address (an element of `threat.blocklists`).
+///
+/// Some feeds, such as ipdata's own VPN feed, send no dates: `firstSeen`, `lastSeen` and
+/// `daysSeen` are then nil. The dates are kept as the API sends them.
+public struct Blocklist: Codable, Hashable, Sendable {
+    /// The blocklist's name (`name`).
+    public let name: String?
+    /// The blocklist's website (`site`).
+    public let site: String?
+    /// The kind of list, for example `vpn`, `cloud` or `general` (`type`).
+    public let type: String?
+    /// The first day the address was seen on the list, `YYYY-MM-DD` in UTC (`first_seen`).
+    public let firstSeen: String?
+    /// The last day the address was seen on the list, `YYYY-MM-DD` in UTC (`last_seen`).
+    public let lastSeen: String?
+    /// On how many days the address was seen on the list (`days_seen`).
+    public let daysSeen: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case name, site, type
+        case firstSeen = "first_seen"
+        case lastSeen = "last_seen"
+        case daysSeen = "days_seen"
+    }
+
+    /// Decodes one blocklist entry; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        site = container.lenientString(.site)
+        type = container.lenientString(.type)
+        firstSeen = container.lenientString(.firstSeen)
+        lastSeen = container.lenientString(.lastSeen)
+        daysSeen = container.lenientInt(.daysSeen)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The mobile carrier of an IP address (the `carrier` object, present only for mobile networks).
+public struct Carrier: Codable, Hashable, Sendable {
+    /// The carrier's name (`name`).
+    public let name: String?
+    /// The mobile country code, kept as text because leading zeros matter (`mcc`).
+    public let mcc: String?
+    /// The mobile network code, kept as text because leading zeros matter (`mnc`).
+    public let mnc: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, mcc, mnc
+    }
+
+    /// Decodes the API's `carrier` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        mcc = container.lenientString(.mcc)
+        mnc = container.lenientString(.mnc)
+    }
+}

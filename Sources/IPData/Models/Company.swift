@@ -1,0 +1,26 @@
+import Foundation
+
+/// The organisation that owns an IP address (the `company` object of a lookup).
+public struct Company: Codable, Hashable, Sendable {
+    /// The organisation's name (`name`).
+    public let name: String?
+    /// The organisation's domain (`domain`).
+    public let domain: String?
+    /// The network block the organisation holds, for example `8.8.8.0/24` (`network`).
+    public let network: String?
+    /// The kind of organisation: `isp`, `hosting`, `business` or `education` (`type`).
+    public let type: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, domain, network, type
+    }
+
+    /// Decodes the API's `company` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        domain = container.lenientString(.domain)
+        network = container.lenientString(.network)
+        type = container.lenientString(.type)
+    }
+}

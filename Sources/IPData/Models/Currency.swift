@@ -1,0 +1,29 @@
+import Foundation
+
+/// The local currency of the country of an IP address (the `currency` object).
+public struct Currency: Codable, Hashable, Sendable {
+    /// The currency's English name, for example `US Dollar` (`name`).
+    public let name: String?
+    /// The ISO 4217 code, for example `USD` (`code`).
+    public let code: String?
+    /// The international symbol, for example `AU$` (`symbol`).
+    public let symbol: String?
+    /// The symbol used at home, for example `$` (`native`).
+    public let native: String?
+    /// The plural name, for example `US dollars` (`plural`).
+    public let plural: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, code, symbol, native, plural
+    }
+
+    /// Decodes the API's `currency` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        code = container.lenientString(.code)
+        symbol = container.lenientString(.symbol)
+        native = container.lenientString(.native)
+        plural = container.lenientString(.plural)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Everything the API knows about one IP address: the answer to a lookup.
+///
+/// Almost every property is optional: the API leaves keys out or sends `null` depending on the
+/// address and the plan, and a `fields:` selection returns only the keys asked for. In a bulk
+/// lookup, an address the API rejected carries the reason in `message` and nothing else but `ip`.
+public struct IPResponse: Codable, Hashable, Sendable {
+    /// The IP address the answer is about (`ip`).
+    public internal(set) var ip: String?
+    /// The address is located in the European Union (`is_eu`).
+    public let isEU: Bool?
+    /// The address belongs to a satellite internet provider (`is_satellite`).
+    ///
+    /// The API sends the key only when it is true, so this reads false whenever it is absent.
+    public let isSatellite: Bool
+    /// The address is anycast: announced from several places at once (`is_anycast`).
+    ///
+    /// The API sends the key only when it is true, so this reads false whenever it is absent.
+    public let isAnycast: Bool
+    /// The city (`city`).
+    public let city: String?
+    /// The region or state (`region`).
+    public let region: String?
+    /// The region's code, for example `CA` (`region_code`).
+    public let regionCode: String?
+    /// The kind of region, for example `state` or `province`; absent when `region` is nil (`region_type`).
+    public let regionType: String?
+    /// The country's English name (`country_name`).
+    public let countryName: String?
+    /// The ISO 3166-1 alpha-2 country code, for example `US` (`country_code`).
+    public let countryCode: String?
+    /// The continent's name (`continent_name`).
+    public let continentName: String?
+    /// The two-letter continent code, for example `NA` (`continent_code`).
+    public let continentCode: String?
+    /// Latitude in decimal degrees (`latitude`).
+    public let latitude: Double?
+    /// Longitude in decimal degrees (`longitude`).
+    public let longitude: Double?
+    /// The postal or ZIP code (`postal`).
+    public let postal: String?
+    /// The international calling code without `+`, for example `1` (`calling_code`).
+    public let callingCode: String?
+    /// The URL of an image of the country's flag (`flag`).
+    public let flag: String?
+    /// The country's flag as an emoji (`emoji_flag`).
+    public let emojiFlag: String?
+    /// The flag emoji's Unicode code points, for example `U+1F1FA U+1F1F8` (`emoji_unicode`).
+    public let emojiUnicode: String?
+    /// The autonomous system that announces the address (`asn`).
+    public let asn: ASN?
+    /// The organisation that owns the address (`company`).
+    public let company: Company?
+    /// The mobile carrier; present only for mobile networks (`carrier`).
+    public let carrier: Carrier?
+    /// The languages spoken in the country (`languages`).
+    public let languages: [Language]?
+    /// The local currency (`currency`).
+    public let currency: Currency?
+    /// The local time zone (`time_zone`).
+    public let timeZone: TimeZoneInfo?
+    /// Threat intelligence (`threat`).
+    public let threat: Threat?
+    /// How many requests the API key made in the last 24 hours (`count`).
+    ///
+    /// The API sends this as a string (`"1506"`) or a number; both decode.
+    public let count: Int?
+    /// Why the API rejected this address in a bulk lookup, for example
+    /// `127.0.0.1 is a private IP address` (`message`); nil for every address it answered.
+    public let message: String?
+
+    enum CodingKeys: String, CodingKey {
+        case ip
+        case isEU = "is_eu"
+        case isSatellite = "is_satellite"
+        case isAnycast = "is_anycast"
+        case city, region
+        case regionCode = "region_code"
+        case regionType = "region_type"
+        case countryName = "country_name"
+        case countryCode = "country_code"
+        case continentName = "continent_name"
+        case continentCode = "continent_code"
+        case latitude, longitude, postal
+        case callingCode = "calling_code"
+        case flag
+        case emojiFlag = "emoji_flag"
+        case emojiUnicode = "emoji_unicode"
+        case asn, company, carrier, languages, currency
+        case timeZone = "time_zone"
+        case threat, count, message
+    }
+
+    /// Decodes a lookup object. Unknown keys are ignored, and a value of an unexpected JSON type
+    /// is converted where its meaning is clear or read as nil, so that one odd field never fails
+    /// the whole answer. Only a value that is not a JSON object throws.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ip = container.lenientString(.ip)
+        isEU = container.lenientBool(.isEU)
+        isSatellite = container.lenientBool(.isSatellite) ?? false
+        isAnycast = container.lenientBool(.isAnycast) ?? false
+        city = container.lenientString(.city)
+        region = container.lenientString(.region)
+        regionCode = container.lenientString(.regionCode)
+        regionType = container.lenientString(.regionType)
+        countryName = container.lenientString(.countryName)
+        countryCode = container.lenientString(.countryCode)
+        continentName = container.lenientString(.continentName)
+        continentCode = container.lenientString(.continentCode)
+        latitude = container.lenientDouble(.latitude)
+        longitude = container.lenientDouble(.longitude)
+        postal = container.lenientString(.postal)
+        callingCode = container.lenientString(.callingCode)
+        flag = container.lenientString(.flag)
+        emojiFlag = container.lenientString(.emojiFlag)
+        emojiUnicode = container.lenientString(.emojiUnicode)
+        asn = container.lenientObject(ASN.self, .asn)
+        company = container.lenientObject(Company.self, .company)
+        carrier = container.lenientObject(Carrier.self, .carrier)
+        languages = container.lenientArray(of: Language.self, .languages)
+        currency = container.lenientObject(Currency.self, .currency)
+        timeZone = container.lenientObject(TimeZoneInfo.self, .timeZone)
+        threat = container.lenientObject(Threat.self, .threat)
+        count = container.lenientInt(.count)
+        message = container.lenientString(.message)
+    }
+}

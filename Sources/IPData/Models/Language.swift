@@ -1,0 +1,23 @@
+import Foundation
+
+/// A language spoken in the country of an IP address (an element of `languages`).
+public struct Language: Codable, Hashable, Sendable {
+    /// The language's English name (`name`).
+    public let name: String?
+    /// The language's name in that language (`native`).
+    public let native: String?
+    /// The ISO 639-1 code; older responses omit it (`code`).
+    public let code: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, native, code
+    }
+
+    /// Decodes one element of the API's `languages` array; values of an unexpected type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        native = container.lenientString(.native)
+        code = container.lenientString(.code)
+    }
+}

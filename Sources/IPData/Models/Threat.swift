@@ -1,0 +1,63 @@
+import Foundation
+
+/// Threat intelligence for an IP address (the `threat` object of a lookup).
+///
+/// The API refreshes this data about every 15 minutes. `isVPN` and `scores` are sent only on
+/// business plans; every flag is nil when the API leaves it out.
+public struct Threat: Codable, Hashable, Sendable {
+    /// The address is a Tor exit node (`is_tor`).
+    public let isTor: Bool?
+    /// The address belongs to a VPN provider (`is_vpn`; business plans).
+    public let isVPN: Bool?
+    /// The address is an iCloud Private Relay egress (`is_icloud_relay`).
+    public let isICloudRelay: Bool?
+    /// The address is a known proxy (`is_proxy`).
+    public let isProxy: Bool?
+    /// The address belongs to a hosting or cloud provider (`is_datacenter`).
+    public let isDatacenter: Bool?
+    /// The address is Tor, a proxy, a VPN or an iCloud relay (`is_anonymous`).
+    public let isAnonymous: Bool?
+    /// The address is a known source of attacks (`is_known_attacker`).
+    public let isKnownAttacker: Bool?
+    /// The address is a known source of abuse such as spam (`is_known_abuser`).
+    public let isKnownAbuser: Bool?
+    /// The address is an attacker or an abuser (`is_threat`).
+    public let isThreat: Bool?
+    /// The address is a bogon: unallocated or reserved space (`is_bogon`).
+    public let isBogon: Bool?
+    /// The blocklists that list the address (`blocklists`).
+    public let blocklists: [Blocklist]?
+    /// Reputation scores, 0–100 (`scores`; business plans).
+    public let scores: ThreatScores?
+
+    enum CodingKeys: String, CodingKey {
+        case isTor = "is_tor"
+        case isVPN = "is_vpn"
+        case isICloudRelay = "is_icloud_relay"
+        case isProxy = "is_proxy"
+        case isDatacenter = "is_datacenter"
+        case isAnonymous = "is_anonymous"
+        case isKnownAttacker = "is_known_attacker"
+        case isKnownAbuser = "is_known_abuser"
+        case isThreat = "is_threat"
+        case isBogon = "is_bogon"
+        case blocklists, scores
+    }
+
+    /// Decodes the API's `threat` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        isTor = container.lenientBool(.isTor)
+        isVPN = container.lenientBool(.isVPN)
+        isICloudRelay = container.lenientBool(.isICloudRelay)
+        isProxy = container.lenientBool(.isProxy)
+        isDatacenter = container.lenientBool(.isDatacenter)
+        isAnonymous = container.lenientBool(.isAnonymous)
+        isKnownAttacker = container.lenientBool(.isKnownAttacker)
+        isKnownAbuser = container.lenientBool(.isKnownAbuser)
+        isThreat = container.lenientBool(.isThreat)
+        isBogon = container.lenientBool(.isBogon)
+        blocklists = container.lenientArray(of: Blocklist.self, .blocklists)
+        scores = container.lenientObject(ThreatScores.self, .scores)
+    }
+}

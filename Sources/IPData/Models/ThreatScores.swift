@@ -1,0 +1,29 @@
+import Foundation
+
+/// Reputation scores from 0 to 100 (the `threat.scores` object; business plans only).
+public struct ThreatScores: Codable, Hashable, Sendable {
+    /// How likely the address is a VPN exit, 0–100 (`vpn_score`).
+    public let vpnScore: Int?
+    /// How likely the address is a proxy, 0–100 (`proxy_score`).
+    public let proxyScore: Int?
+    /// How likely the address is a threat, 0–100 (`threat_score`).
+    public let threatScore: Int?
+    /// How trustworthy the address is, 0–100; higher is better (`trust_score`).
+    public let trustScore: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case vpnScore = "vpn_score"
+        case proxyScore = "proxy_score"
+        case threatScore = "threat_score"
+        case trustScore = "trust_score"
+    }
+
+    /// Decodes the API's `scores` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        vpnScore = container.lenientInt(.vpnScore)
+        proxyScore = container.lenientInt(.proxyScore)
+        threatScore = container.lenientInt(.threatScore)
+        trustScore = container.lenientInt(.trustScore)
+    }
+}

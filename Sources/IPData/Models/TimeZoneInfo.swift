@@ -1,0 +1,35 @@
+import Foundation
+
+/// The time zone of the location of an IP address (the `time_zone` object).
+///
+/// Named `TimeZoneInfo` so that it does not shadow Foundation's `TimeZone`. Every member can be
+/// nil: the API sends an all-`null` object for some addresses.
+public struct TimeZoneInfo: Codable, Hashable, Sendable {
+    /// The IANA zone name, for example `America/Los_Angeles` (`name`).
+    public let name: String?
+    /// The abbreviation, for example `PDT`; some zones have only an offset such as `-03` (`abbr`).
+    public let abbr: String?
+    /// The current UTC offset as `±HHMM`, for example `-0700` (`offset`).
+    public let offset: String?
+    /// Whether daylight saving time is in effect (`is_dst`).
+    public let isDST: Bool?
+    /// The local time when the API answered, ISO 8601 with an offset, with or without
+    /// microseconds, kept as the API sent it (`current_time`).
+    public let currentTime: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, abbr, offset
+        case isDST = "is_dst"
+        case currentTime = "current_time"
+    }
+
+    /// Decodes the API's `time_zone` object; values of an unexpected JSON type read as nil.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = container.lenientString(.name)
+        abbr = container.lenientString(.abbr)
+        offset = container.lenientString(.offset)
+        isDST = container.lenientBool(.isDST)
+        currentTime = container.lenientString(.currentTime)
+    }
+}
