@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
+
 @testable import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

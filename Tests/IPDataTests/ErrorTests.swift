@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
+
 @testable import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -129,10 +131,13 @@ final class ErrorTests: MockedClientTestCase {
         let key = "SENTINEL-KEY-93f1"
         let client = IPDataClient(apiKey: key, session: MockURLProtocol.makeSession())
         MockURLProtocol.stub { request, _ in
-            .failure(URLError(.networkConnectionLost, userInfo: [
-                NSURLErrorFailingURLErrorKey: request.url,
-                NSLocalizedDescriptionKey: "lost \(request.url.absoluteString)",
-            ]))
+            .failure(
+                URLError(
+                    .networkConnectionLost,
+                    userInfo: [
+                        NSURLErrorFailingURLErrorKey: request.url,
+                        NSLocalizedDescriptionKey: "lost \(request.url.absoluteString)",
+                    ]))
         }
         let error = await capturedError { try await client.lookup("8.8.8.8") }
         let unwrapped = try XCTUnwrap(error)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import IPData
 
 /// Decoding the API's sample bodies into the models, and the models' Codable round trip.
@@ -76,13 +77,16 @@ final class ModelDecodingTests: XCTestCase {
         let absent = try JSONDecoder().decode(IPResponse.self, from: Fixture.json(["ip": "1.1.1.1"]))
         XCTAssertFalse(absent.isSatellite)
         XCTAssertFalse(absent.isAnycast)
-        let null = try JSONDecoder().decode(IPResponse.self, from: Data(#"{"is_satellite":null,"is_anycast":null}"#.utf8))
+        let null = try JSONDecoder().decode(
+            IPResponse.self, from: Data(#"{"is_satellite":null,"is_anycast":null}"#.utf8))
         XCTAssertFalse(null.isSatellite)
         XCTAssertFalse(null.isAnycast)
-        let sentFalse = try JSONDecoder().decode(IPResponse.self, from: Fixture.json(["is_satellite": false, "is_anycast": false]))
+        let sentFalse = try JSONDecoder().decode(
+            IPResponse.self, from: Fixture.json(["is_satellite": false, "is_anycast": false]))
         XCTAssertFalse(sentFalse.isSatellite)
         XCTAssertFalse(sentFalse.isAnycast)
-        let sentTrue = try JSONDecoder().decode(IPResponse.self, from: Fixture.json(["is_satellite": true, "is_anycast": true]))
+        let sentTrue = try JSONDecoder().decode(
+            IPResponse.self, from: Fixture.json(["is_satellite": true, "is_anycast": true]))
         XCTAssertTrue(sentTrue.isSatellite)
         XCTAssertTrue(sentTrue.isAnycast)
     }
@@ -148,7 +152,9 @@ final class ModelDecodingTests: XCTestCase {
     func testASNDetailAcceptsNumbersAndStringsForUnverifiedTypes() throws {
         let detail = try JSONDecoder().decode(
             ASNDetail.self,
-            from: Fixture.json(["num_ips": 16_777_216, "peers": ["13335", "AS20940", 174], "upstream": [], "downstream": "n/a"]))
+            from: Fixture.json([
+                "num_ips": 16_777_216, "peers": ["13335", "AS20940", 174], "upstream": [], "downstream": "n/a",
+            ]))
         XCTAssertEqual(detail.numIPs, "16777216")
         XCTAssertEqual(detail.peers, [13335, 20940, 174])
         XCTAssertEqual(detail.upstream, [])

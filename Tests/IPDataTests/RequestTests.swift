@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import IPData
 
 /// What goes on the wire: URLs, query, headers and bodies of every call.
@@ -115,7 +116,8 @@ final class RequestTests: MockedClientTestCase {
         for base in ["https://gateway.example/ipdata", "https://gateway.example/ipdata/"] {
             MockURLProtocol.reset()
             MockURLProtocol.respond(body: try Fixture.data(Fixture.googleLookup))
-            let client = IPDataClient(apiKey: Self.apiKey, baseURL: URL(string: base)!, session: MockURLProtocol.makeSession())
+            let client = IPDataClient(
+                apiKey: Self.apiKey, baseURL: URL(string: base)!, session: MockURLProtocol.makeSession())
             _ = try await client.lookup("8.8.8.8")
             _ = try await client.lookup()
             XCTAssertEqual(
@@ -129,7 +131,8 @@ final class RequestTests: MockedClientTestCase {
 
     func testIPv6AddressIsOnePathSegment() async throws {
         _ = try await client.lookup("2001:4860:4860::8844")
-        XCTAssertEqual(try onlyRequest().url.absoluteString, "https://api.ipdata.co/2001:4860:4860::8844?api-key=test-key-123")
+        XCTAssertEqual(
+            try onlyRequest().url.absoluteString, "https://api.ipdata.co/2001:4860:4860::8844?api-key=test-key-123")
     }
 
     func testCallerTextIsEncodedAsOnePathSegmentAndOneQueryValue() {

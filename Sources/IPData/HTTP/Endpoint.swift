@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -78,7 +79,8 @@ enum Endpoint: Sendable {
                 case "\r": json += "\\r"
                 case "\t": json += "\\t"
                 case _ where scalar.value < 0x20:
-                    json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    json +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 default: json.unicodeScalars.append(scalar)
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,6 +16,8 @@ final class MockURLProtocol: URLProtocol {
     enum Answer: Sendable {
         case http(status: Int, body: Data, headers: [String: String])
         case failure(URLError)
+        /// No answer at all, until the request is cancelled.
+        case never
     }
 
     /// A request as the double saw it, with its body read from `httpBody` or `httpBodyStream`.
@@ -30,6 +33,7 @@ final class MockURLProtocol: URLProtocol {
     private struct State {
         var stub: Stub = { _, _ in .failure(URLError(.resourceUnavailable)) }
         var requests: [Recorded] = []
+        var stoppedRequests = 0
     }
 
     private static let state = Locked(State())
@@ -49,6 +53,11 @@ final class MockURLProtocol: URLProtocol {
 
     static var requests: [Recorded] {
         state.withLock { $0.requests }
+    }
+
+    /// How many requests URLSession stopped before the double answered them (cancellations).
+    static var stoppedRequests: Int {
+        state.withLock { $0.stoppedRequests }
     }
 
     /// A session whose requests all go to this double; nothing else is affected.
@@ -85,10 +94,19 @@ final class MockURLProtocol: URLProtocol {
             client?.urlProtocolDidFinishLoading(self)
         case .failure(let error):
             client?.urlProtocol(self, didFailWithError: error)
+        case .never:
+            isWaiting.withLock { $0 = true }
         }
     }
 
-    override func stopLoading() {}
+    /// Set while a `.never` answer is outstanding, so `stopLoading` can tell a cancellation.
+    private let isWaiting = Locked(false)
+
+    override func stopLoading() {
+        if isWaiting.withLock({ $0 }) {
+            Self.state.withLock { $0.stoppedRequests += 1 }
+        }
+    }
 
     /// Apple platforms hand a POST body to a `URLProtocol` as a stream, Linux as `httpBody`.
     private static func readAll(_ stream: InputStream) -> Data {
