@@ -123,8 +123,8 @@ check("every job checks out with actions/checkout@v4",
 linux = jobs.get("linux") or {}
 strategy = linux.get("strategy") or {}
 images = (strategy.get("matrix") or {}).get("image")
-check("linux matrix is swift:5.9, swift:5.10, swift:6.0, swift:6.2",
-      images == ["swift:5.9", "swift:5.10", "swift:6.0", "swift:6.2"], f"images: {images!r}")
+check("linux matrix is swift:5.9, swift:5.10, swift:6.0, swift:6.3",
+      images == ["swift:5.9", "swift:5.10", "swift:6.0", "swift:6.3"], f"images: {images!r}")
 check("linux matrix has fail-fast false", strategy.get("fail-fast") is False, f"fail-fast: {strategy.get('fail-fast')!r}")
 check("linux jobs run in the matrix container", container_image(linux) == "${{ matrix.image }}",
       f"container: {linux.get('container')!r}")
@@ -139,7 +139,7 @@ check("macos job builds and runs the unit tests",
 
 # Strict.
 strict = jobs.get("strict") or {}
-check("strict job runs in swift:6.2", container_image(strict) == "swift:6.2", f"container: {strict.get('container')!r}")
+check("strict job runs in swift:6.3", container_image(strict) == "swift:6.3", f"container: {strict.get('container')!r}")
 check("strict job builds with complete strict concurrency and warnings as errors",
       runs_command(strict, "swift build -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors"),
       runs(strict))
@@ -149,7 +149,7 @@ check("strict job builds in Swift 5 mode with complete strict concurrency and wa
 
 # Lint.
 lint = jobs.get("lint") or {}
-check("lint job runs in swift:6.2", container_image(lint) == "swift:6.2", f"container: {lint.get('container')!r}")
+check("lint job runs in swift:6.3", container_image(lint) == "swift:6.3", f"container: {lint.get('container')!r}")
 check("lint job runs swift format lint --strict",
       runs_command(lint, "swift format lint --strict --recursive Sources Tests"), runs(lint))
 
