@@ -37,7 +37,7 @@ final class ErrorTests: MockedClientTestCase {
 
     func testStatus404IsNotFound() async throws {
         MockURLProtocol.respond(status: 404, body: try Fixture.data("errors/404-asn-not-found.json"))
-        let error = await capturedError { try await self.client.lookupASN("ASBlah") }
+        let error = await capturedError { try await self.client.lookupASN("AS4294967295") }
         guard case .notFound("ASBlah was not found.")? = error else {
             return XCTFail("got \(String(describing: error))")
         }

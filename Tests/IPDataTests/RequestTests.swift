@@ -94,10 +94,10 @@ final class RequestTests: MockedClientTestCase {
         XCTAssertEqual(try onlyRequest().url.path, "/AS15169")
     }
 
-    func testASNNormalisation() {
-        XCTAssertEqual(IPDataClient.normalizedASN("as15169"), "AS15169")
-        XCTAssertEqual(IPDataClient.normalizedASN(" 15169 "), "AS15169")
-        XCTAssertEqual(IPDataClient.normalizedASN("AS13335"), "AS13335")
+    func testASNNormalisation() throws {
+        XCTAssertEqual(try InputValidation.asnPath("as15169"), "AS15169")
+        XCTAssertEqual(try InputValidation.asnPath("15169"), "AS15169")
+        XCTAssertEqual(try InputValidation.asnPath("AS13335"), "AS13335")
     }
 
     func testEUBaseURLIsUsed() async throws {

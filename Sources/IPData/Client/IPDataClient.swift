@@ -77,46 +77,73 @@ public final class IPDataClient: Sendable {
     /// - Parameters:
     ///   - ip: The address, for example `"8.8.8.8"` or `"2001:4860:4860::8888"`.
     ///   - fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty for all.
+    ///
+    /// A string that is not an IPv4 or IPv6 address throws `badRequest` without sending anything.
     public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
-        try await decode(IPResponse.self, from: send(.address(ip), fields: fields))
+        try InputValidation.checkAddress(ip)
+        return try await decode(IPResponse.self, from: send(.address(ip), fields: fields))
     }
 
     /// Returns the raw body of one field of an address, for example `"asn"` or `"country_name"`.
     ///
     /// Object fields (`asn`, `threat`, `time_zone`, …) arrive as JSON; string fields as plain,
     /// unquoted UTF-8 text (`United States`).
+    /// An invalid address or an empty field name throws `badRequest` without sending anything.
     public func lookupField(_ ip: String, field: String) async throws -> Data {
-        try await send(.field(address: ip, field: field), fields: nil)
+        try InputValidation.checkAddress(ip)
+        try InputValidation.checkFieldName(field)
+        return try await send(.field(address: ip, field: field), fields: nil)
     }
 
     /// Looks up to 100 addresses in one `POST /bulk` request (paid plans).
     ///
-    /// The results are in the order of `ips`. An address the API rejects (for example a private
-    /// one) does not fail the call: its result carries the API's reason in `message` and the
-    /// address in `ip`. If a pooled connection turns out to be dead before any answer arrives
+    /// The results are in the order of `ips`, one per address. An address the API rejects (a
+    /// private one, say) does not fail the call: its result carries the address in `ip` and the
+    /// API's reason in `message`. A string that is not an IP address gets such a result at once
+    /// and is not sent. An empty list or more than 100 addresses throws `badRequest` without
+    /// sending anything. If a pooled connection turns out to be dead before any answer arrives
     /// (`URLError.networkConnectionLost`), the request is sent once more on a fresh connection.
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
-        let body = try await send(.bulk(ips), fields: fields, retryingLostConnection: true)
-        var results = try decode([IPResponse].self, from: body)
-        // A rejected address comes back as {"message": …} alone; say which address it was.
-        for index in results.indices where results[index].ip == nil && index < ips.count {
-            results[index].ip = ips[index]
+        try InputValidation.checkBulkCount(ips.count)
+        var results = ips.map { ip -> IPResponse? in
+            IPAddress(ip) == nil ? IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) : nil
         }
-        return results
+        let pending = results.indices.filter { results[$0] == nil }
+        guard !pending.isEmpty else { return results.compactMap { $0 } }
+
+        let addresses = pending.map { ips[$0] }
+        let body = try await send(.bulk(addresses), fields: fields, retryingLostConnection: true)
+        let answers = try decode([LenientElement<IPResponse>].self, from: body)
+        guard answers.count == addresses.count else {
+            throw IPDataError.decodingFailed(
+                DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [],
+                        debugDescription: "sent \(addresses.count) addresses, got \(answers.count) results")))
+        }
+        for (index, answer) in zip(pending, answers) {
+            let address = ips[index]
+            guard var result = answer.element else {
+                results[index] = IPResponse(
+                    rejected: address, message: "The API sent no readable result for this address.")
+                continue
+            }
+            // A rejected address comes back as {"message": …} alone; say which address it was.
+            if result.ip == nil { result.ip = address }
+            results[index] = result
+        }
+        return results.compactMap { $0 }
     }
 
-    /// Looks up an autonomous system, as `"AS15169"` or `"15169"` (paid plans).
+    /// Looks up an autonomous system, as `"AS15169"`, `"as15169"` or `"15169"` (paid plans).
+    ///
+    /// Anything else (`"ASBlah"`, `"AS 1"`) throws `badRequest` without sending anything.
     public func lookupASN(_ asn: String) async throws -> ASNDetail {
-        try await decode(ASNDetail.self, from: send(.asn(Self.normalizedASN(asn)), fields: nil))
+        let path = try InputValidation.asnPath(asn)
+        return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil))
     }
 
     // MARK: - Plumbing
-
-    static func normalizedASN(_ asn: String) -> String {
-        let trimmed = asn.trimmingCharacters(in: .whitespaces)
-        if trimmed.uppercased().hasPrefix("AS") { return "AS" + trimmed.dropFirst(2) }
-        return "AS" + trimmed
-    }
 
     /// Sends one call and returns the body of its 2xx answer.
     ///

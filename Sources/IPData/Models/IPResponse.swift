@@ -70,6 +70,18 @@ public struct IPResponse: Codable, Hashable, Sendable {
     /// `127.0.0.1 is a private IP address` (`message`); nil for every address it answered.
     public let message: String?
 
+    /// The result for an address that got no answer of its own: only `ip` and `message` are set.
+    init(rejected ip: String, message: String) {
+        self.ip = ip
+        self.message = message
+        (isEU, isSatellite, isAnycast) = (nil, false, false)
+        (city, region, regionCode, regionType) = (nil, nil, nil, nil)
+        (countryName, countryCode, continentName, continentCode) = (nil, nil, nil, nil)
+        (latitude, longitude, postal, callingCode) = (nil, nil, nil, nil)
+        (flag, emojiFlag, emojiUnicode) = (nil, nil, nil)
+        (asn, company, carrier, languages, currency, timeZone, threat, count) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    }
+
     enum CodingKeys: String, CodingKey {
         case ip
         case isEU = "is_eu"

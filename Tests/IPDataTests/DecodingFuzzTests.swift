@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+@testable import IPData
+
+/// Thousands of mutated API bodies through every decoder the client uses: each gives a value or
+/// `decodingFailed`, never a crash, a hang or another error.
+final class DecodingFuzzTests: XCTestCase {
+    /// SplitMix64: a small deterministic generator, so a failure reproduces from its seed.
+    private struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static let seed: UInt64 = 0x1DA7A_5EED
+    private static let iterations = 12_000
+
+    /// JSON values that stress a decoder: other types, extremes, odd Unicode.
+    private static let oddValues: [String] = [
+        "null", "true", "false", "0", "-0", "1", "-1", "1e400", "-1e400", "1e-400", "123456789012345678901234567890",
+        "9223372036854775808", "0.1", "\"\"", "\"1506\"", "\"true\"", "\"AS15169\"", "\"\\u0000\"", "\"\\ud800\"",
+        "\"\\udc00\\ud800\"", "\"\u{FEFF}\u{202E}gnp.exe\"", "\"👩‍👩‍👧‍👦🇺🇸\"", "\"\\\"\\\\\\/\"", "[]", "{}", "[1,\"a\",null]",
+        "{\"a\":{\"b\":[{}]}}", String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        String(repeating: "{\"a\":", count: 300) + "1" + String(repeating: "}", count: 300),
+        "\"" + String(repeating: "x", count: 100_000) + "\"",
+    ]
+
+    private enum Target: CaseIterable {
+        case lookup, bulk, asn
+    }
+
+    private func seedBodies() throws -> [(Target, Data)] {
+        var bodies: [(Target, Data)] = []
+        for file in try Fixture.files(in: "lookup") + Fixture.files(in: "threat") {
+            bodies.append((.lookup, try Fixture.data(file)))
+        }
+        for file in try Fixture.files(in: "bulk") { bodies.append((.bulk, try Fixture.data(file))) }
+        bodies.append((.asn, try Fixture.data(Fixture.asnDetail)))
+        return bodies
+    }
+
+    private func mutate(_ data: Data, using generator: inout SeededGenerator) -> Data {
+        var bytes = [UInt8](data)
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0:  // Swap one value for an odd one: replace the text after a random `:` up to `,` or `}`.
+            guard let colon = bytes.indices.filter({ bytes[$0] == UInt8(ascii: ":") }).randomElement(using: &generator)
+            else { return data }
+            var end = colon + 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: ","), bytes[end] != UInt8(ascii: "}") { end += 1 }
+            let value = Self.oddValues.randomElement(using: &generator)!
+            bytes.replaceSubrange((colon + 1)..<end, with: Array(value.utf8))
+        case 1:  // Truncate.
+            bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+        case 2:  // Overwrite random bytes, including invalid UTF-8.
+            for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+        case 3:  // Insert random bytes.
+            let insert = (0..<Int.random(in: 1...16, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            bytes.insert(contentsOf: insert, at: Int.random(in: 0...bytes.count, using: &generator))
+        case 4:  // Nest the whole body deeply.
+            let depth = Int.random(in: 1...2_000, using: &generator)
+            bytes =
+                Array(String(repeating: "[", count: depth).utf8) + bytes
+                + Array(String(repeating: "]", count: depth).utf8)
+        default:  // Delete a random range.
+            guard !bytes.isEmpty else { return data }
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            bytes.removeSubrange(start..<min(bytes.count, start + Int.random(in: 1...64, using: &generator)))
+        }
+        return Data(bytes)
+    }
+
+    func testMutatedBodiesGiveAValueOrDecodingFailed() throws {
+        let client = IPDataClient(apiKey: "k", session: MockURLProtocol.makeSession())
+        let bodies = try seedBodies()
+        var generator = SeededGenerator(state: Self.seed)
+        var outcomes = (values: 0, failures: 0)
+        for iteration in 0..<Self.iterations {
+            let (target, seedBody) = bodies[iteration % bodies.count]
+            var body = mutate(seedBody, using: &generator)
+            if iteration % 3 == 0 { body = mutate(body, using: &generator) }
+            do {
+                switch target {
+                case .lookup: _ = try client.decode(IPResponse.self, from: body)
+                case .bulk: _ = try client.decode([LenientElement<IPResponse>].self, from: body)
+                case .asn: _ = try client.decode(ASNDetail.self, from: body)
+                }
+                outcomes.values += 1
+            } catch IPDataError.decodingFailed {
+                outcomes.failures += 1
+            } catch {
+                XCTFail("iteration \(iteration) (seed \(Self.seed)): \(error)")
+            }
+        }
+        XCTAssertEqual(outcomes.values + outcomes.failures, Self.iterations)
+        // Both outcomes occur, so the mutations neither always break nor never touch the bodies.
+        XCTAssertGreaterThan(outcomes.values, Self.iterations / 10)
+        XCTAssertGreaterThan(outcomes.failures, Self.iterations / 10)
+    }
+}
