@@ -13,7 +13,11 @@ let package = Package(
         .target(name: "IPData"),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData"], path: "Examples/ReadmeExamples"),
-        .testTarget(name: "IPDataTests", dependencies: ["IPData"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
+        // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
+        .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
+        // What both test targets share: a lock, and XCTest shims for older toolchains.
+        .target(name: "IPDataTestSupport", path: "Tests/IPDataTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

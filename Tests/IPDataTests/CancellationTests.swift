@@ -1,4 +1,5 @@
 import Foundation
+import IPDataTestSupport
 import XCTest
 
 @testable import IPData
@@ -48,7 +49,12 @@ final class CancellationTests: MockedClientTestCase {
         let bulk = Task { try await client.bulkLookup(["8.8.8.8"]) }
         await fulfillment(of: [arrived], timeout: 10)
         bulk.cancel()
-        _ = try? await bulk.value
+        let finished = expectation(description: "cancelled bulk lookup finished")
+        Task {
+            _ = try? await bulk.value
+            finished.fulfill()
+        }
+        await fulfillment(of: [finished], timeout: 10)
         XCTAssertEqual(sent.count, 1)
     }
 }

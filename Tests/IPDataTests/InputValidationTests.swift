@@ -11,6 +11,8 @@ final class InputValidationTests: MockedClientTestCase {
         case url(String)
         /// `badRequest` with this message, and nothing sent.
         case rejected(String)
+        /// `notFound` with this message, and nothing sent.
+        case notFound(String)
     }
 
     private struct Case {
@@ -46,8 +48,8 @@ final class InputValidationTests: MockedClientTestCase {
         )
     }
 
-    private static func invalidASN(_ input: String) -> Case {
-        asn(input, .rejected("\(input) is not an ASN: expected AS followed by digits, for example AS15169"))
+    private static func invalidASN(_ input: String, _ message: String) -> Case {
+        asn(input, .notFound(message))
     }
 
     private static let cases: [Case] = [
@@ -87,13 +89,14 @@ final class InputValidationTests: MockedClientTestCase {
         fields(["a,b", "c d"], .url("\(base)/8.8.8.8\(key)&fields=a%2Cb,c%20d")),
         asn("as15169", .url("\(base)/AS15169\(key)")),
         asn("15169", .url("\(base)/AS15169\(key)")),
-        invalidASN("AS15169/../x"),
-        invalidASN("15169?x"),
-        invalidASN("AS"),
-        invalidASN("ASBlah"),
-        invalidASN(" 15169"),
-        invalidASN("AS99999999999"),
-        invalidASN("AS١٢٣"),
+        invalidASN("AS15169/../x", "AS15169/../x was not found."),
+        invalidASN("15169?x", "AS15169?x was not found."),
+        invalidASN("AS", "AS was not found."),
+        invalidASN("ASBlah", "ASBlah was not found."),
+        invalidASN("Blah", "ASBlah was not found."),
+        invalidASN(" 15169", "AS 15169 was not found."),
+        invalidASN("AS99999999999", "AS99999999999 was not found."),
+        invalidASN("AS١٢٣", "AS١٢٣ was not found."),
     ]
 
     func testHostileInputsProduceExactlyTheExpectedRequestOrALocalError() async throws {
@@ -111,6 +114,13 @@ final class InputValidationTests: MockedClientTestCase {
                 XCTAssertEqual(sent.count, 0, "\(testCase.input) sent a request")
                 guard case IPDataError.badRequest(let message)? = thrown else {
                     XCTFail("\(testCase.input): expected badRequest, got \(String(describing: thrown))")
+                    continue
+                }
+                XCTAssertEqual(message, expected, testCase.input)
+            case .notFound(let expected):
+                XCTAssertEqual(sent.count, 0, "\(testCase.input) sent a request")
+                guard case IPDataError.notFound(let message)? = thrown else {
+                    XCTFail("\(testCase.input): expected notFound, got \(String(describing: thrown))")
                     continue
                 }
                 XCTAssertEqual(message, expected, testCase.input)
@@ -171,12 +181,12 @@ final class InputValidationTests: MockedClientTestCase {
         guard case .decodingFailed? = error else { return XCTFail("got \(String(describing: error))") }
     }
 
-    func testAnAddressParsesToOneCanonicalForm() {
-        XCTAssertEqual(IPAddress("2001:DB8::1")?.canonical, "2001:db8::1")
-        XCTAssertEqual(IPAddress("2001:db8:0:0:0:0:0:1")?.canonical, "2001:db8::1")
-        XCTAssertEqual(IPAddress("::FFFF:1.2.3.4")?.canonical, "::ffff:1.2.3.4")
-        XCTAssertEqual(IPAddress("8.8.8.8")?.canonical, "8.8.8.8")
-        XCTAssertEqual(IPAddress("8.8.8.8")?.family, .v4)
-        XCTAssertEqual(IPAddress("::1")?.family, .v6)
+    func testAddressesAreReadAsInetPtonReadsThem() {
+        for valid in ["8.8.8.8", "0.0.0.0", "2001:DB8::1", "2001:db8:0:0:0:0:0:1", "::ffff:1.2.3.4", "::1", "::"] {
+            XCTAssertTrue(IPAddress.isValid(valid), valid)
+        }
+        for invalid in ["8.8.8.8.", "08.8.8", "::1::", "fe80::1%eth0", "1.2.3.4\u{0}", "8.8.8.8/32"] {
+            XCTAssertFalse(IPAddress.isValid(invalid), invalid)
+        }
     }
 }

@@ -97,3 +97,12 @@ final class KeyRedactionTests: MockedClientTestCase {
         XCTAssertEqual(redacted.failingURL?.absoluteString, "https://api.ipdata.co/8.8.8.8?api-key=REDACTED&fields=ip")
     }
 }
+
+extension KeyRedactionTests {
+    func testDumpingTheClientDoesNotShowTheKey() {
+        var text = ""
+        dump(IPDataClient(apiKey: Self.sentinel), to: &text)
+        XCTAssertFalse(text.contains(Self.sentinel), text)
+        XCTAssertFalse(String(reflecting: IPDataClient(apiKey: Self.sentinel)).contains(Self.sentinel))
+    }
+}

@@ -153,11 +153,12 @@ final class ModelDecodingTests: XCTestCase {
         let detail = try JSONDecoder().decode(
             ASNDetail.self,
             from: Fixture.json([
-                "num_ips": 16_777_216, "peers": ["13335", "AS20940", 174], "upstream": [], "downstream": "n/a",
+                "num_ips": 16_777_216, "peers": ["13335", "AS20940", 174], "upstream": ["3356", 1299],
+                "downstream": "n/a",
             ]))
         XCTAssertEqual(detail.numIPs, "16777216")
         XCTAssertEqual(detail.peers, [13335, 20940, 174])
-        XCTAssertEqual(detail.upstream, [])
+        XCTAssertEqual(detail.upstream, [3356, 1299])
         XCTAssertNil(detail.downstream)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IPDataTestSupport
 import XCTest
 
 @testable import IPData

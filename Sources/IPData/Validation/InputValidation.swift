@@ -1,5 +1,7 @@
 /// What the client checks before it sends anything: input that the API would certainly refuse
 /// fails at once with the error the API would give, and costs neither a request nor quota.
+/// (An empty field name, which the API would answer with a whole lookup, is refused in the
+/// client's own words.)
 ///
 /// Only the form is checked. Whether an address is private, reserved or unknown, whether a field
 /// exists, whether an ASN exists: the API decides those.
@@ -13,17 +15,19 @@ enum InputValidation {
 
     /// Throws `badRequest` with the API's own wording unless `text` is an IPv4 or IPv6 address.
     static func checkAddress(_ text: String) throws {
-        guard IPAddress(text) != nil else { throw IPDataError.badRequest(invalidAddressMessage(text)) }
+        guard IPAddress.isValid(text) else { throw IPDataError.badRequest(invalidAddressMessage(text)) }
     }
 
     /// The path segment for an ASN: `AS` and its digits, from `"AS15169"`, `"as15169"` or `"15169"`.
+    ///
+    /// Anything else throws what the API answers for it (and what 1.0.1 surfaced):
+    /// `notFound("AS<input> was not found.")`.
     static func asnPath(_ text: String) throws -> String {
-        let digits = text.uppercased().hasPrefix("AS") ? text.dropFirst(2) : Substring(text)
-        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw IPDataError.badRequest(
-                "\(text) is not an ASN: expected AS followed by digits, for example AS15169")
+        let number = text.uppercased().hasPrefix("AS") ? text.dropFirst(2) : Substring(text)
+        guard !number.isEmpty, number.count <= 10, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw IPDataError.notFound("AS\(number) was not found.")
         }
-        return "AS" + digits
+        return "AS" + number
     }
 
     /// Throws `badRequest` with the API's own wording for an empty or over-long bulk list.
