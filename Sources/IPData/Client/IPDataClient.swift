@@ -106,7 +106,7 @@ public final class IPDataClient: Sendable {
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
         try InputValidation.checkBulkCount(ips.count)
         var results = ips.map { ip -> IPResponse? in
-            IPAddress(ip) == nil ? IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) : nil
+            !IPAddress.isValid(ip) ? IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) : nil
         }
         let pending = results.indices.filter { results[$0] == nil }
         guard !pending.isEmpty else { return results.compactMap { $0 } }
@@ -129,7 +129,7 @@ public final class IPDataClient: Sendable {
                 continue
             }
             // A rejected address comes back as {"message": …} alone; say which address it was.
-            if result.ip == nil { result.ip = address }
+            if result.ip == nil, result.message != nil { result.ip = address }
             results[index] = result
         }
         return results.compactMap { $0 }
@@ -153,17 +153,33 @@ public final class IPDataClient: Sendable {
         let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
         let answer: (Data, URLResponse)
         do {
-            answer = try await Platform.data(for: request, session: session)
+            answer = try await transmit(request)
         } catch let error as URLError where retryingLostConnection && error.code == .networkConnectionLost {
             do {
-                answer = try await Platform.data(for: request, session: session)
+                answer = try await transmit(request)
             } catch {
-                throw redaction.networkError(error)
+                throw failure(error, request: request)
             }
         } catch {
-            throw redaction.networkError(error)
+            throw failure(error, request: request)
         }
         return try APIResponse.successBody(answer.0, answer.1, redaction: redaction)
+    }
+
+    private func transmit(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let limit = ownedSessionDelegate == nil ? Platform.abandonmentLimit(for: session) : nil
+        return try await Platform.data(for: request, session: session, abandonAfter: limit)
+    }
+
+    /// The `IPDataError` for a request that got no HTTP answer.
+    private func failure(_ error: Error, request: URLRequest) -> IPDataError {
+        // A refused authentication challenge also ends as `.cancelled`; tell it from a cancelled task.
+        if let urlError = error as? URLError, urlError.code == .cancelled, !Task.isCancelled,
+            let reason = ownedSessionDelegate?.takeRefusedChallenge(for: request.url)
+        {
+            return .unauthorized(redaction.redact(reason))
+        }
+        return redaction.networkError(error)
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
@@ -173,4 +189,9 @@ public final class IPDataClient: Sendable {
             throw IPDataError.decodingFailed(error)
         }
     }
+}
+
+extension IPDataClient: CustomReflectable {
+    /// Nothing: `dump(client)` and debuggers must not show the API key.
+    public var customMirror: Mirror { Mirror(self, children: []) }
 }

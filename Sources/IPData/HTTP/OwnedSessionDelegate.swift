@@ -7,13 +7,14 @@ import FoundationNetworking
 /// The delegate of a `URLSession` that the client creates and owns.
 ///
 /// The ipdata API authenticates with its key, never with HTTP authentication, so every
-/// authentication challenge is cancelled: on Linux an unanswered challenge (a 401 carrying
-/// `WWW-Authenticate: Basic`) leaves the request hanging with no timeout. Cancelling it lets the
-/// 401 through, and the client reports it as `IPDataError.unauthorized`.
+/// authentication challenge is refused: on Linux an unanswered challenge (a 401 carrying
+/// `WWW-Authenticate: Basic`) leaves the request hanging with no timeout. Refusing it ends the
+/// request with `URLError.cancelled`; the delegate remembers why, and the client reports
+/// `IPDataError.unauthorized` instead.
 ///
 /// The session keeps its delegate until it is invalidated; the delegate holds no reference to
 /// the client, so the client can be deallocated and invalidate the session.
-// @unchecked Sendable: the only mutable state, `invalidationHandler`, is guarded by `lock`.
+// @unchecked Sendable: the mutable state (`invalidationHandler`, `refusedChallenges`) is guarded by `lock`.
 final class OwnedSessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private static let httpAuthenticationMethods: Set<String> = [
         NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
@@ -22,6 +23,20 @@ final class OwnedSessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked S
 
     private let lock = NSLock()
     private var invalidationHandler: (@Sendable () -> Void)?
+    /// Why challenges were refused, by request URL, oldest first.
+    private var refusedChallenges: [String: [String]] = [:]
+
+    /// The reason a challenge for a request to `url` was refused, if one was; each reason is
+    /// handed out once.
+    func takeRefusedChallenge(for url: URL?) -> String? {
+        guard let key = url?.absoluteString else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard var reasons = refusedChallenges[key], !reasons.isEmpty else { return nil }
+        let reason = reasons.removeFirst()
+        refusedChallenges[key] = reasons.isEmpty ? nil : reasons
+        return reason
+    }
 
     /// Runs `handler` once the session has been invalidated (used by tests to see `deinit` work).
     func onInvalidation(_ handler: @escaping @Sendable () -> Void) {
@@ -42,11 +57,28 @@ final class OwnedSessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked S
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        if Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) {
+        if Platform.refusesAuthenticationChallenges,
+            Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod)
+        {
+            if let key = task.originalRequest?.url?.absoluteString {
+                let reason = Self.describe(challenge)
+                lock.lock()
+                refusedChallenges[key, default: []].append(reason)
+                lock.unlock()
+            }
             completionHandler(.cancelAuthenticationChallenge, nil)
         } else {
             // Certificate checks (server trust, client certificates) stay with the system.
             completionHandler(.performDefaultHandling, nil)
         }
+    }
+
+    private static func describe(_ challenge: URLAuthenticationChallenge) -> String {
+        let response = challenge.failureResponse as? HTTPURLResponse
+        let status = response.map { "HTTP \($0.statusCode)" } ?? "An authentication challenge"
+        let scheme =
+            (response?.value(forHTTPHeaderField: "WWW-Authenticate")).map { " (WWW-Authenticate: \($0))" } ?? ""
+        return "\(status)\(scheme): the server asked for HTTP authentication, which the ipdata API does not use. "
+            + "Check the API key and the base URL."
     }
 }

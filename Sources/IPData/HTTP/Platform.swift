@@ -36,6 +36,65 @@ enum Platform {
         #endif
     }
 
+    /// How long a request through a session the client does not own may take before the client
+    /// abandons it with `URLError.timedOut`, or nil for no limit of the client's own.
+    ///
+    /// On Linux, a 401 carrying `WWW-Authenticate` waits forever for an answer to its challenge
+    /// (no URLSession timeout fires) unless a session delegate refuses it. The client's own
+    /// sessions have such a delegate; `URLSession.shared` and injected sessions may not, so their
+    /// requests are bounded by the session's `timeoutIntervalForRequest`, plus one second because
+    /// libcurl rounds timeouts to whole seconds.
+    static func abandonmentLimit(for session: URLSession) -> TimeInterval? {
+        #if canImport(FoundationNetworking)
+        return session.configuration.timeoutIntervalForRequest.rounded(.up) + 1
+        #else
+        return nil
+        #endif
+    }
+
+    /// `data(for:session:)`, abandoned with `URLError.timedOut` after `limit` seconds.
+    static func data(
+        for request: URLRequest, session: URLSession, abandonAfter limit: TimeInterval?
+    ) async throws -> (Data, URLResponse) {
+        guard let limit else { return try await data(for: request, session: session) }
+        return try await withThrowingTaskGroup(of: BoundedOutcome.self) { group in
+            group.addTask { .answer(try await data(for: request, session: session)) }
+            group.addTask {
+                do { try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000)) } catch { return .stopped }
+                return .expired
+            }
+            // Whichever ends first, the other is cancelled: the sleep, or the HTTP request.
+            defer { group.cancelAll() }
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .answer(let answer): return answer
+                case .expired: throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+                case .stopped: continue  // the caller was cancelled; the request ends with .cancelled
+                }
+            }
+            throw URLError(.cancelled)
+        }
+    }
+
+    private enum BoundedOutcome: Sendable {
+        case answer((Data, URLResponse))
+        case expired
+        case stopped
+    }
+
+    /// What a session the client owns answers to an HTTP authentication challenge.
+    ///
+    /// Linux: refuse it, or the request waits forever; the refusal ends the request with
+    /// `URLError.cancelled`, which the client reports as `unauthorized`. Apple platforms: default
+    /// handling, which delivers the 401 itself (refusing would cancel the request there too).
+    static let refusesAuthenticationChallenges: Bool = {
+        #if canImport(FoundationNetworking)
+        return true
+        #else
+        return false
+        #endif
+    }()
+
     /// Adjusts a request that carries a body (`POST /bulk`).
     ///
     /// On Linux, when a pooled keep-alive connection dies after a request was written, libcurl
