@@ -25,6 +25,10 @@ public final class IPDataClient: Sendable {
     /// Set when the client created `session` and must invalidate it in `deinit`.
     let ownedSessionDelegate: OwnedSessionDelegate?
     let redaction: KeyRedaction
+    /// The opt-in cache of lookups, if the client was given one.
+    public let cache: LookupCache?
+    /// Concurrent identical lookups share one request.
+    let coalescer = RequestCoalescer<IPResponse>()
 
     /// Creates a client that sends its requests through `session`.
     ///
@@ -35,7 +39,16 @@ public final class IPDataClient: Sendable {
     ///   - session: The session to use. By default `URLSession.shared`, whose connection pool the
     ///     whole process shares. The client never invalidates a session it did not create.
     public convenience init(apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared) {
-        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil)
+        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil, cache: nil)
+    }
+
+    /// Creates a client that sends its requests through `session` and keeps answers in `cache`.
+    ///
+    /// A lookup whose answer is in the cache, and not expired, sends no request. See `LookupCache`.
+    public convenience init(
+        apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared, cache: LookupCache
+    ) {
+        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil, cache: cache)
     }
 
     /// Creates a client with a dedicated `URLSession` made once from `configuration`.
@@ -45,17 +58,36 @@ public final class IPDataClient: Sendable {
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration
     ) {
-        let delegate = OwnedSessionDelegate()
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate)
+        self.init(apiKey: apiKey, baseURL: baseURL, ownedSessionWith: configuration, cache: nil)
     }
 
-    private init(apiKey: String, baseURL: URL, session: URLSession, ownedSessionDelegate: OwnedSessionDelegate?) {
+    /// Creates a client with a dedicated `URLSession` made from `configuration` that keeps
+    /// answers in `cache`. See `init(apiKey:baseURL:configuration:)` and `LookupCache`.
+    public convenience init(
+        apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration,
+        cache: LookupCache
+    ) {
+        self.init(apiKey: apiKey, baseURL: baseURL, ownedSessionWith: configuration, cache: cache)
+    }
+
+    private convenience init(
+        apiKey: String, baseURL: URL, ownedSessionWith configuration: URLSessionConfiguration, cache: LookupCache?
+    ) {
+        let delegate = OwnedSessionDelegate()
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate, cache: cache)
+    }
+
+    private init(
+        apiKey: String, baseURL: URL, session: URLSession, ownedSessionDelegate: OwnedSessionDelegate?,
+        cache: LookupCache?
+    ) {
         self.apiKey = apiKey
         self.baseURL = baseURL
         self.session = session
         self.ownedSessionDelegate = ownedSessionDelegate
         self.redaction = KeyRedaction(apiKey: apiKey)
+        self.cache = cache
     }
 
     deinit {
@@ -79,9 +111,18 @@ public final class IPDataClient: Sendable {
     ///   - fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty for all.
     ///
     /// A string that is not an IPv4 or IPv6 address throws `badRequest` without sending anything.
+    /// With a `cache`, a cached answer sends nothing either. Concurrent lookups of the same
+    /// address and fields share one request.
     public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
-        try InputValidation.checkAddress(ip)
-        return try await decode(IPResponse.self, from: send(.address(ip), fields: fields))
+        guard let key = LookupCache.key(address: ip, fields: fields) else {
+            throw IPDataError.badRequest(InputValidation.invalidAddressMessage(ip))
+        }
+        if let cached = cache?.value(forKey: key) { return cached }
+        let response = try await coalescer.value(forKey: key) { [self] in
+            try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
+        }
+        cache?.insert(response, forKey: key)
+        return response
     }
 
     /// Returns the raw body of one field of an address, for example `"asn"` or `"country_name"`.
@@ -105,8 +146,10 @@ public final class IPDataClient: Sendable {
     /// (`URLError.networkConnectionLost`), the request is sent once more on a fresh connection.
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
         try InputValidation.checkBulkCount(ips.count)
-        var results = ips.map { ip -> IPResponse? in
-            !IPAddress.isValid(ip) ? IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) : nil
+        let keys = ips.map { LookupCache.key(address: $0, fields: fields) }
+        var results = zip(ips, keys).map { ip, key -> IPResponse? in
+            guard let key else { return IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) }
+            return cache?.value(forKey: key)
         }
         let pending = results.indices.filter { results[$0] == nil }
         guard !pending.isEmpty else { return results.compactMap { $0 } }
@@ -128,8 +171,12 @@ public final class IPDataClient: Sendable {
                     rejected: address, message: "The API sent no readable result for this address.")
                 continue
             }
-            // A rejected address comes back as {"message": …} alone; say which address it was.
-            if result.ip == nil, result.message != nil { result.ip = address }
+            if result.message != nil {
+                // A rejected address comes back as {"message": …} alone; say which address it was.
+                if result.ip == nil { result.ip = address }
+            } else if let key = keys[index] {
+                cache?.insert(result, forKey: key)
+            }
             results[index] = result
         }
         return results.compactMap { $0 }

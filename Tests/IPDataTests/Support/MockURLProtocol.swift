@@ -2,6 +2,8 @@ import Foundation
 import IPDataTestSupport
 import XCTest
 
+@testable import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

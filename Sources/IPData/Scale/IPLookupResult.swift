@@ -1,0 +1,33 @@
+/// The outcome for one address in a lookup of many: the answer, or why there is none.
+public struct IPLookupResult: Sendable {
+    /// The address as it was given.
+    public let ip: String
+    /// The answer, or the error for this address.
+    ///
+    /// A failure is either this address's own (`badRequest` for an invalid, private or reserved
+    /// address, with the API's message) or the failure of the request that carried it
+    /// (`unauthorized`, `forbidden` for an exhausted quota, `networkError`, …), which every
+    /// address of that request shares. See `isRequestFailure`.
+    public let result: Result<IPResponse, IPDataError>
+
+    /// The answer, or nil when this address failed.
+    public var response: IPResponse? {
+        if case .success(let response) = result { return response }
+        return nil
+    }
+
+    /// The error, or nil when this address was answered.
+    public var error: IPDataError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// True when the request carrying this address failed as a whole (authentication, quota,
+    /// network, an unreadable answer), rather than the API refusing this one address. Such
+    /// failures usually affect every later address too: stop, or carry on, as you see fit.
+    public var isRequestFailure: Bool {
+        guard case .failure(let error) = result else { return false }
+        if case .badRequest = error { return false }
+        return true
+    }
+}

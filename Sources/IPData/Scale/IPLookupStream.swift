@@ -1,0 +1,64 @@
+/// The results of looking up any number of addresses, one per address, in input order.
+///
+/// Made by `IPDataClient.lookupStream(_:fields:options:)`. Work starts when you iterate: the
+/// stream reads addresses in chunks of up to 100 (one `POST /bulk` each) and keeps up to
+/// `options.concurrency` chunks in flight, reading more input only as results are consumed, so
+/// memory stays bounded by that window whatever the size of the input. Stopping the iteration
+/// cancels the requests still in flight; cancelling its task does too, and ends the iteration
+/// (`next()` returns nil, as `AsyncStream` does).
+public struct IPLookupStream: AsyncSequence, Sendable {
+    /// Each element is one address's outcome.
+    public typealias Element = IPLookupResult
+
+    let client: IPDataClient
+    let fields: [String]?
+    let options: LookupStreamOptions
+    let makeSource: @Sendable () -> any AddressSource
+
+    /// Starts reading the input.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(
+            pipeline: LookupPipeline(
+                client: client, fields: fields, options: options, source: makeSource()))
+    }
+
+    /// Delivers the results in input order as their requests complete.
+    public struct Iterator: AsyncIteratorProtocol {
+        let pipeline: LookupPipeline
+
+        /// The next address's outcome, or nil after the last one or once the task is cancelled.
+        /// Throws only what the input sequence throws.
+        public mutating func next() async throws -> IPLookupResult? {
+            try await pipeline.next()
+        }
+    }
+}
+
+/// Where the addresses of a stream come from: a sequence or an async sequence, read once.
+protocol AddressSource: AnyObject {
+    func next() async throws -> String?
+}
+
+final class SequenceSource<Addresses: Sequence>: AddressSource where Addresses.Element == String {
+    private var iterator: Addresses.Iterator
+
+    init(_ addresses: Addresses) {
+        iterator = addresses.makeIterator()
+    }
+
+    func next() async throws -> String? {
+        iterator.next()
+    }
+}
+
+final class AsyncSequenceSource<Addresses: AsyncSequence>: AddressSource where Addresses.Element == String {
+    private var iterator: Addresses.AsyncIterator
+
+    init(_ addresses: Addresses) {
+        iterator = addresses.makeAsyncIterator()
+    }
+
+    func next() async throws -> String? {
+        try await iterator.next()
+    }
+}

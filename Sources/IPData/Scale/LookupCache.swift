@@ -1,0 +1,160 @@
+import Foundation
+
+/// An in-memory cache of lookups: the least recently used entry goes first when it is full, and
+/// an entry is forgotten once its time to live has passed.
+///
+/// Opt in by passing one to `IPDataClient(apiKey:baseURL:session:cache:)` or
+/// `IPDataClient(apiKey:baseURL:configuration:cache:)`. A cached answer sends no request and
+/// costs no quota. Entries are keyed by the address in its canonical form (`2001:DB8::1` and
+/// `2001:db8:0:0:0:0:0:1` are one entry) together with the requested `fields`. Single, bulk and
+/// streaming lookups all read and fill it; field, ASN and own-address lookups do not. Safe to
+/// share between clients, threads and tasks.
+public final class LookupCache: Sendable {
+    /// The number of entries a cache keeps by default: 4,096.
+    public static let defaultMaximumEntries = 4_096
+    /// How long an entry lives by default: 24 hours. Threat data changes about every 15 minutes;
+    /// choose a shorter time when you act on `threat`.
+    public static let defaultTimeToLive: TimeInterval = 24 * 60 * 60
+
+    /// The most entries the cache holds.
+    public let maximumEntries: Int
+    /// Seconds an entry stays valid after it was stored.
+    public let timeToLive: TimeInterval
+
+    private let now: @Sendable () -> Date
+    private let storage: Locked<LRUStorage>
+
+    /// Creates an empty cache.
+    ///
+    /// - Parameters:
+    ///   - maximumEntries: The most entries to keep, at least 1 (default 4,096).
+    ///   - timeToLive: Seconds an entry stays valid (default 24 hours).
+    public convenience init(
+        maximumEntries: Int = LookupCache.defaultMaximumEntries,
+        timeToLive: TimeInterval = LookupCache.defaultTimeToLive
+    ) {
+        self.init(maximumEntries: maximumEntries, timeToLive: timeToLive, now: { Date() })
+    }
+
+    init(maximumEntries: Int, timeToLive: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.maximumEntries = max(1, maximumEntries)
+        self.timeToLive = timeToLive
+        self.now = now
+        self.storage = Locked(LRUStorage(capacity: max(1, maximumEntries)))
+    }
+
+    /// The number of entries held, expired ones included until they are looked at or evicted.
+    public var count: Int {
+        storage.withLock { $0.count }
+    }
+
+    /// Forgets every entry.
+    public func removeAll() {
+        storage.withLock { $0 = LRUStorage(capacity: maximumEntries) }
+    }
+
+    /// The key of a lookup: canonical address and the set of requested fields.
+    static func key(address: String, fields: [String]?) -> String? {
+        guard let canonical = IPAddress.canonical(address) else { return nil }
+        let selection = Set(fields ?? []).sorted().joined(separator: ",")
+        return canonical + "#" + selection
+    }
+
+    func value(forKey key: String) -> IPResponse? {
+        let now = now()
+        return storage.withLock { storage in
+            guard let (value, expiry) = storage.value(forKey: key) else { return nil }
+            if expiry <= now {
+                storage.remove(key)
+                return nil
+            }
+            return value
+        }
+    }
+
+    func insert(_ value: IPResponse, forKey key: String) {
+        let expiry = now().addingTimeInterval(timeToLive)
+        storage.withLock { $0.insert(value, expiry: expiry, forKey: key) }
+    }
+}
+
+/// A least-recently-used map: a dictionary into a doubly linked list kept in arrays, so that a
+/// read, an insert and an eviction each take constant time.
+struct LRUStorage {
+    private struct Node {
+        var key: String
+        var value: IPResponse
+        var expiry: Date
+        var newer: Int?
+        var older: Int?
+    }
+
+    private let capacity: Int
+    private var nodes: [Node] = []
+    private var index: [String: Int] = [:]
+    private var freeSlots: [Int] = []
+    private var newest: Int?
+    private var oldest: Int?
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var count: Int { index.count }
+
+    /// The value and its expiry; a read makes the entry the most recently used.
+    mutating func value(forKey key: String) -> (IPResponse, Date)? {
+        guard let slot = index[key] else { return nil }
+        moveToNewest(slot)
+        return (nodes[slot].value, nodes[slot].expiry)
+    }
+
+    mutating func insert(_ value: IPResponse, expiry: Date, forKey key: String) {
+        if let slot = index[key] {
+            nodes[slot].value = value
+            nodes[slot].expiry = expiry
+            moveToNewest(slot)
+            return
+        }
+        if index.count >= capacity, let oldest { remove(nodes[oldest].key) }
+        let node = Node(key: key, value: value, expiry: expiry, newer: nil, older: nil)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            nodes[free] = node
+            slot = free
+        } else {
+            nodes.append(node)
+            slot = nodes.count - 1
+        }
+        index[key] = slot
+        linkAsNewest(slot)
+    }
+
+    mutating func remove(_ key: String) {
+        guard let slot = index.removeValue(forKey: key) else { return }
+        unlink(slot)
+        freeSlots.append(slot)
+    }
+
+    private mutating func moveToNewest(_ slot: Int) {
+        guard newest != slot else { return }
+        unlink(slot)
+        linkAsNewest(slot)
+    }
+
+    private mutating func linkAsNewest(_ slot: Int) {
+        nodes[slot].older = newest
+        nodes[slot].newer = nil
+        if let newest { nodes[newest].newer = slot }
+        newest = slot
+        if oldest == nil { oldest = slot }
+    }
+
+    private mutating func unlink(_ slot: Int) {
+        let (newer, older) = (nodes[slot].newer, nodes[slot].older)
+        if let newer { nodes[newer].older = older } else { newest = older }
+        if let older { nodes[older].newer = newer } else { oldest = newer }
+        nodes[slot].newer = nil
+        nodes[slot].older = nil
+    }
+}

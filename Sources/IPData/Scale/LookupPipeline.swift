@@ -1,0 +1,147 @@
+import Foundation
+
+/// The engine behind `IPLookupStream`: reads chunks of addresses, keeps a window of chunk
+/// lookups in flight, and hands their results out in input order.
+///
+/// It is driven by the consumer: each call of `next()` tops the window up before waiting for the
+/// oldest chunk, so nothing is read or sent ahead of what the window allows.
+final class LookupPipeline {
+    private let client: IPDataClient
+    private let fields: [String]?
+    private let concurrency: Int
+    private let source: any AddressSource
+    private let mode: BulkMode
+    private var inFlight: [Task<[IPLookupResult], Never>] = []
+    private var ready: [IPLookupResult] = []
+    private var readyIndex = 0
+    private var inputEnded = false
+
+    init(client: IPDataClient, fields: [String]?, options: LookupStreamOptions, source: any AddressSource) {
+        self.client = client
+        self.fields = fields
+        self.concurrency = max(1, options.concurrency)
+        self.source = source
+        self.mode = BulkMode(fallsBack: options.fallsBackToSingleLookups)
+    }
+
+    deinit {
+        // The consumer stopped early: nobody will read these answers.
+        for task in inFlight { task.cancel() }
+    }
+
+    /// The next result; nil at the end of the input, or once the consuming task is cancelled
+    /// (like `AsyncStream`), which also cancels the requests in flight and reads no more input.
+    func next() async throws -> IPLookupResult? {
+        guard !Task.isCancelled else { return stop() }
+        if readyIndex < ready.count {
+            defer { readyIndex += 1 }
+            return ready[readyIndex]
+        }
+        try await topUp()
+        guard !inFlight.isEmpty else { return nil }
+        let oldest = inFlight.removeFirst()
+        let pending = inFlight
+        ready = await withTaskCancellationHandler {
+            await oldest.value
+        } onCancel: {
+            oldest.cancel()
+            for task in pending { task.cancel() }
+        }
+        readyIndex = 0
+        // Results of requests cut short by the cancellation are not the API's answers: drop them.
+        guard !Task.isCancelled else { return stop() }
+        // Keep the window full while the consumer works through this chunk.
+        try await topUp()
+        return try await next()
+    }
+
+    private func stop() -> IPLookupResult? {
+        for task in inFlight { task.cancel() }
+        inFlight = []
+        ready = []
+        readyIndex = 0
+        inputEnded = true
+        return nil
+    }
+
+    /// Starts chunk lookups until the window is full or the input has ended.
+    private func topUp() async throws {
+        while !inputEnded, inFlight.count < concurrency {
+            var chunk: [String] = []
+            chunk.reserveCapacity(InputValidation.bulkLimit)
+            while chunk.count < InputValidation.bulkLimit, let address = try await source.next() {
+                chunk.append(address)
+            }
+            if chunk.count < InputValidation.bulkLimit { inputEnded = true }
+            guard !chunk.isEmpty else { return }
+            let (batch, client, fields, mode) = (chunk, client, fields, mode)
+            inFlight.append(Task { await ChunkLookup.run(batch, client: client, fields: fields, mode: mode) })
+        }
+    }
+
+}
+
+/// The lookup of one chunk of a stream.
+enum ChunkLookup {
+    /// One result per address of `chunk`: by one bulk request, or by single lookups one after
+    /// another once the plan has refused bulk requests (so a window of chunks keeps the same
+    /// number of requests in flight).
+    static func run(
+        _ chunk: [String], client: IPDataClient, fields: [String]?, mode: BulkMode
+    ) async -> [IPLookupResult] {
+        if !mode.usesSingleLookups {
+            do {
+                let responses = try await client.bulkLookup(chunk, fields: fields)
+                return zip(chunk, responses).map { address, response in
+                    if let message = response.message {
+                        return IPLookupResult(ip: address, result: .failure(.badRequest(message)))
+                    }
+                    return IPLookupResult(ip: address, result: .success(response))
+                }
+            } catch let error as IPDataError {
+                guard mode.fallsBack, BulkMode.isBulkRefusal(error) else {
+                    return chunk.map { IPLookupResult(ip: $0, result: .failure(error)) }
+                }
+                mode.switchToSingleLookups()
+            } catch {
+                return chunk.map { IPLookupResult(ip: $0, result: .failure(.networkError(error))) }
+            }
+        }
+        var results: [IPLookupResult] = []
+        results.reserveCapacity(chunk.count)
+        for address in chunk {
+            do {
+                results.append(
+                    IPLookupResult(ip: address, result: .success(try await client.lookup(address, fields: fields))))
+            } catch let error as IPDataError {
+                results.append(IPLookupResult(ip: address, result: .failure(error)))
+            } catch {
+                results.append(IPLookupResult(ip: address, result: .failure(.networkError(error))))
+            }
+        }
+        return results
+    }
+}
+
+/// Whether a stream still sends bulk requests, shared by its chunk lookups.
+final class BulkMode: Sendable {
+    let fallsBack: Bool
+    private let singleLookups = Locked(false)
+
+    init(fallsBack: Bool) {
+        self.fallsBack = fallsBack
+    }
+
+    var usesSingleLookups: Bool { singleLookups.withLock { $0 } }
+
+    func switchToSingleLookups() {
+        singleLookups.withLock { $0 = true }
+    }
+
+    /// The API's answer to a bulk request from a plan without bulk access (a 403 whose message
+    /// is `Upgrade to a paid plan to make bulk requests.`).
+    static func isBulkRefusal(_ error: IPDataError) -> Bool {
+        guard case .forbidden(let message) = error else { return false }
+        return message.lowercased().contains("bulk requests")
+    }
+}

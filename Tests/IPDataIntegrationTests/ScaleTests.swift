@@ -1,0 +1,116 @@
+import Foundation
+import IPData
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Lookups at any scale against the real server: streaming bulk, the cache, coalescing.
+final class ScaleTests: LocalServerTestCase {
+    private func addresses(_ count: Int) -> [String] {
+        (0..<count).map { "9.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }
+    }
+
+    private func client(key: String? = nil, base: String = "NORMAL", cache: LookupCache? = nil) -> IPDataClient {
+        let url = server.url(base)
+        let key = key ?? server.key
+        if let cache { return IPDataClient(apiKey: key, baseURL: url, configuration: configuration(), cache: cache) }
+        return IPDataClient(apiKey: key, baseURL: url, configuration: configuration())
+    }
+
+    func testAThousandAddressesArriveInOrderFromTenRequests() async throws {
+        let mark = server.mark()
+        let ips = addresses(1_000)
+        var seen: [String] = []
+        for try await result in client().lookupStream(ips) {
+            XCTAssertEqual(result.response?.ip, result.ip)
+            seen.append(result.ip)
+        }
+        XCTAssertEqual(seen, ips)
+        let requests = try await server.accessEntries(since: mark, atLeast: 10)
+        XCTAssertEqual(requests.count, 10)
+        XCTAssertTrue(requests.allSatisfy { $0.method == "POST" && $0.uri == "/bulk" && $0.status == 200 })
+    }
+
+    func testInlineRejectionsAreTheirAddressesFailures() async throws {
+        var ips = addresses(247)
+        ips.insert("127.0.0.1", at: 0)
+        ips.insert("10.0.0.7", at: 120)
+        ips.insert("224.244.244.244", at: 249)
+        let results = try await client().lookupAll(ips)
+        XCTAssertEqual(results.map(\.ip), ips)
+        XCTAssertEqual(results.compactMap(\.response).count, 247)
+        let failures = results.filter { $0.error != nil }
+        XCTAssertEqual(failures.map(\.ip), ["127.0.0.1", "10.0.0.7", "224.244.244.244"])
+        XCTAssertFalse(failures.contains(where: \.isRequestFailure))
+        XCTAssertEqual(failures.first?.error?.description, "Bad Request: 127.0.0.1 is a private IP address")
+    }
+
+    func testACacheHitSendsNoRequest() async throws {
+        let client = client(cache: LookupCache())
+        _ = try await client.lookup("8.8.8.8")
+        _ = try await client.lookupAll(addresses(150))
+        let mark = server.mark()
+        let again = try await client.lookup("8.8.8.8")
+        let stream = try await client.lookupAll(addresses(150))
+        let bulk = try await client.bulkLookup(Array(addresses(100)))
+        XCTAssertEqual(again.ip, "8.8.8.8")
+        XCTAssertEqual(stream.compactMap(\.response).count, 150)
+        XCTAssertEqual(bulk.count, 100)
+        // A marker request proves the log is current: it must be the only entry.
+        _ = try await client.lookup("1.1.1.1")
+        let entries = try await server.accessEntries(since: mark)
+        XCTAssertEqual(entries.map(\.uri), ["/1.1.1.1"])
+    }
+
+    func testFiftyConcurrentLookupsOfOneAddressSendOneRequest() async throws {
+        // Every answer takes a second here, so the fifty lookups overlap.
+        let client = IPDataClient(
+            apiKey: server.key, baseURL: server.url("NORMAL").appendingPathComponent("delay/1"),
+            configuration: configuration())
+        let mark = server.mark()
+        let ips = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<50 { group.addTask { try await client.lookup("8.8.8.8").ip } }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        XCTAssertEqual(ips, Array(repeating: "8.8.8.8", count: 50))
+        let entries = try await server.accessEntries(since: mark)
+        XCTAssertEqual(entries.count, 1)
+    }
+
+    func testWithoutBulkAccessTheStreamCarriesOnWithSingleLookups() async throws {
+        let mark = server.mark()
+        let ips = addresses(120)
+        let results = try await client(key: "free-key").lookupAll(ips, options: LookupStreamOptions(concurrency: 4))
+        XCTAssertEqual(results.compactMap(\.response?.ip), ips)
+        let entries = try await server.accessEntries(since: mark, atLeast: 121)
+        XCTAssertLessThanOrEqual(entries.filter { $0.method == "POST" }.count, 2)
+        XCTAssertTrue(entries.filter { $0.method == "POST" }.allSatisfy { $0.status == 403 })
+        XCTAssertEqual(entries.filter { $0.method == "GET" && $0.status == 200 }.count, 120)
+    }
+
+    func testCancellingAStreamCancelsItsRequestsInFlight() async throws {
+        let client = IPDataClient(
+            apiKey: server.key, baseURL: server.url("SLOW_HTTP1"), configuration: configuration(timeout: 30))
+        let mark = server.mark()
+        let ips = addresses(1_000)
+        let consumer = Task {
+            var count = 0
+            for try await _ in client.lookupStream(ips) { count += 1 }
+            return count
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)  // four bulk requests wait at the server
+        let start = Date()
+        consumer.cancel()
+        let delivered = try? await consumer.value
+        XCTAssertLessThan(elapsed(since: start), 2, "the slow server answers after 5 s")
+        XCTAssertEqual(delivered ?? 0, 0)
+        let entries = try await server.accessEntries(since: mark, atLeast: 4)
+        XCTAssertEqual(entries.map(\.status), [499, 499, 499, 499], "the server saw every request go away")
+        // Nothing more was sent after the cancellation.
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let later = try await server.accessEntries(since: mark, atLeast: 5, timeout: 0)
+        XCTAssertEqual(later.count, 4)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+
+@testable import IPData
+
+/// Looking up any number of addresses: chunks, order, failures per address and per request,
+/// the single-lookup fallback, the cache, and memory bounded by the window.
+final class LookupStreamTests: MockedClientTestCase {
+    /// Answers `POST /bulk` like the API: one object per address in order, `{"message": …}` for
+    /// the ones in 10.0.0.0/8; single lookups answer with the address.
+    private func answerLikeTheAPI(bulkStatus: Int = 200, bulkBody: Data? = nil) {
+        MockURLProtocol.stub { request, _ in
+            if request.url.path == "/bulk" {
+                if let bulkBody { return .http(status: bulkStatus, body: bulkBody, headers: [:]) }
+                let ips = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String] ?? []
+                let objects = ips.map { ip -> [String: String] in
+                    ip.hasPrefix("10.")
+                        ? ["message": "\(ip) is a private IP address"] : ["ip": ip, "country_code": "US"]
+                }
+                return .http(
+                    status: 200, body: (try? JSONSerialization.data(withJSONObject: objects)) ?? Data(), headers: [:])
+            }
+            let ip = String(request.url.path.dropFirst())
+            let body = (try? JSONSerialization.data(withJSONObject: ["ip": ip, "country_code": "US"])) ?? Data()
+            return .http(status: 200, body: body, headers: [:])
+        }
+    }
+
+    private func addresses(_ count: Int) -> [String] {
+        (0..<count).map { "8.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }
+    }
+
+    private var bulkRequests: [MockURLProtocol.Recorded] { sent.filter { $0.url.path == "/bulk" } }
+
+    func testResultsArriveInInputOrderFromChunksOfAtMostOneHundred() async throws {
+        answerLikeTheAPI()
+        let ips = addresses(250)
+        let results = try await client.lookupAll(ips)
+        XCTAssertEqual(results.map(\.ip), ips)
+        XCTAssertEqual(results.compactMap(\.response?.ip), ips)
+        let sizes = try bulkRequests.map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [String]).count
+        }
+        XCTAssertEqual(sizes.sorted(), [50, 100, 100])
+    }
+
+    func testARejectedAddressFailsOnItsOwn() async throws {
+        answerLikeTheAPI()
+        let ips = ["8.8.8.8", "10.1.2.3", "bleh", "1.1.1.1"]
+        let results = try await client.lookupAll(ips)
+        XCTAssertEqual(results.map(\.ip), ips)
+        XCTAssertNotNil(results[0].response)
+        XCTAssertNotNil(results[3].response)
+        guard case .badRequest("10.1.2.3 is a private IP address")? = results[1].error,
+            case .badRequest("bleh does not appear to be an IPv4 or IPv6 address")? = results[2].error
+        else { return XCTFail("\(results.map(\.result))") }
+        XCTAssertFalse(results[1].isRequestFailure)
+    }
+
+    func testAFailedRequestFailsItsAddressesAndTheStreamGoesOn() async throws {
+        MockURLProtocol.stub { request, attempt in
+            if attempt == 1 { return .http(status: 503, body: Data("busy".utf8), headers: [:]) }
+            let ips = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String] ?? []
+            return .http(
+                status: 200, body: (try? JSONSerialization.data(withJSONObject: ips.map { ["ip": $0] })) ?? Data(),
+                headers: [:])
+        }
+        let results = try await client.lookupAll(addresses(200), options: LookupStreamOptions(concurrency: 1))
+        XCTAssertEqual(results.filter(\.isRequestFailure).count, 100)
+        XCTAssertTrue(
+            results.prefix(100).allSatisfy {
+                if case .unexpectedStatus(503, "busy")? = $0.error { true } else { false }
+            })
+        XCTAssertEqual(results.suffix(100).compactMap(\.response).count, 100)
+    }
+
+    func testWhenBulkIsRefusedTheStreamCarriesOnWithSingleLookups() async throws {
+        answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
+        let ips = addresses(250)
+        let results = try await client.lookupAll(ips, options: LookupStreamOptions(concurrency: 2))
+        XCTAssertEqual(results.map(\.ip), ips)
+        XCTAssertEqual(results.compactMap(\.response?.ip), ips)
+        XCTAssertLessThanOrEqual(bulkRequests.count, 2, "at most the first window tried bulk")
+        XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 250)
+    }
+
+    func testTheFallbackCanBeTurnedOff() async throws {
+        answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
+        let results = try await client.lookupAll(
+            addresses(150), options: LookupStreamOptions(fallsBackToSingleLookups: false))
+        XCTAssertEqual(results.count, 150)
+        XCTAssertTrue(results.allSatisfy { if case .forbidden? = $0.error { true } else { false } })
+        XCTAssertTrue(sent.allSatisfy { $0.method == "POST" })
+    }
+
+    func testInputIsReadOnlyAsFarAsTheWindowAllows() async throws {
+        answerLikeTheAPI()
+        let pulled = Locked(0)
+        let input = CountingAddresses(count: 2_000, pulled: pulled)
+        var iterator = client.lookupStream(input, options: LookupStreamOptions(concurrency: 3)).makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first?.ip, "8.0.0.0")
+        // The first chunk is being read out, and the window of 3 is full again: 4 chunks at most.
+        XCTAssertLessThanOrEqual(pulled.withLock { $0 }, 4 * 100)
+        for _ in 0..<150 { _ = try await iterator.next() }
+        XCTAssertLessThanOrEqual(pulled.withLock { $0 }, 5 * 100)
+        // Read to the end, so that no request is left in flight when the test ends.
+        var count = 151
+        while try await iterator.next() != nil { count += 1 }
+        XCTAssertEqual(count, 2_000)
+    }
+
+    func testAnAsyncSequenceCanBeTheInput() async throws {
+        answerLikeTheAPI()
+        let ips = addresses(120)
+        let input = AsyncStream<String> { continuation in
+            for ip in ips { continuation.yield(ip) }
+            continuation.finish()
+        }
+        var seen: [String] = []
+        for try await result in client.lookupStream(input) { seen.append(result.ip) }
+        XCTAssertEqual(seen, ips)
+    }
+
+    func testTheStreamReadsAndFillsTheCache() async throws {
+        answerLikeTheAPI()
+        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: LookupCache())
+        let ips = addresses(150)
+        _ = try await client.lookupAll(ips)
+        let requestsAfterFirstRun = sent.count
+        let again = try await client.lookupAll(ips)
+        XCTAssertEqual(again.compactMap(\.response?.ip), ips)
+        XCTAssertEqual(sent.count, requestsAfterFirstRun, "every address came from the cache")
+    }
+
+    func testAnEmptyInputGivesNoResultsAndSendsNothing() async throws {
+        let results = try await client.lookupAll([String]())
+        XCTAssertTrue(results.isEmpty)
+        XCTAssertTrue(sent.isEmpty)
+    }
+}
+
+/// `count` addresses, counting how many were read.
+private struct CountingAddresses: Sequence, Sendable {
+    let count: Int
+    let pulled: Locked<Int>
+
+    func makeIterator() -> AnyIterator<String> {
+        AnyIterator {
+            let index = pulled.withLock { read -> Int in
+                defer { read += 1 }
+                return read
+            }
+            guard index < count else { return nil }
+            return "8.\(index / 65_536).\(index / 256 % 256).\(index % 256)"
+        }
+    }
+}
