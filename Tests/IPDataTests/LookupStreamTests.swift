@@ -84,6 +84,19 @@ final class LookupStreamTests: MockedClientTestCase {
         XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 250)
     }
 
+    func testEventsReportRequestsAndTheSwitchOnce() async throws {
+        answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
+        let events = Locked<[LookupStreamEvent]>([])
+        let options = LookupStreamOptions(concurrency: 2, onEvent: { event in events.withLock { $0.append(event) } })
+        _ = try await client.lookupAll(addresses(150), options: options)
+        let recorded = events.withLock { $0 }
+        let switches = recorded.filter { if case .switchedToSingleLookups = $0 { true } else { false } }
+        let sentAddresses = recorded.compactMap { if case .requestSent(let count) = $0 { count } else { nil } }
+        XCTAssertEqual(switches.count, 1)
+        XCTAssertEqual(sentAddresses.count, sent.count, "one event per request that went out")
+        XCTAssertEqual(sentAddresses.filter { $0 == 1 }.count, 150)
+    }
+
     func testTheFallbackCanBeTurnedOff() async throws {
         answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
         let results = try await client.lookupAll(

@@ -114,12 +114,18 @@ public final class IPDataClient: Sendable {
     /// With a `cache`, a cached answer sends nothing either. Concurrent lookups of the same
     /// address and fields share one request.
     public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
+        try await lookup(ip, fields: fields, willSend: nil)
+    }
+
+    /// `lookup(_:fields:)`, calling `willSend` when a request actually goes out.
+    func lookup(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws -> IPResponse {
         guard let key = LookupCache.key(address: ip, fields: fields) else {
             throw IPDataError.badRequest(InputValidation.invalidAddressMessage(ip))
         }
         if let cached = cache?.value(forKey: key) { return cached }
         let response = try await coalescer.value(forKey: key) { [self] in
-            try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
+            willSend?()
+            return try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
         }
         cache?.insert(response, forKey: key)
         return response
@@ -145,6 +151,13 @@ public final class IPDataClient: Sendable {
     /// sending anything. If a pooled connection turns out to be dead before any answer arrives
     /// (`URLError.networkConnectionLost`), the request is sent once more on a fresh connection.
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
+        try await bulkLookup(ips, fields: fields, willSend: nil)
+    }
+
+    /// `bulkLookup(_:fields:)`, calling `willSend` with the number of addresses when a request goes out.
+    func bulkLookup(
+        _ ips: [String], fields: [String]?, willSend: (@Sendable (Int) -> Void)?
+    ) async throws -> [IPResponse] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCache.key(address: $0, fields: fields) }
         var results = zip(ips, keys).map { ip, key -> IPResponse? in
@@ -155,6 +168,7 @@ public final class IPDataClient: Sendable {
         guard !pending.isEmpty else { return results.compactMap { $0 } }
 
         let addresses = pending.map { ips[$0] }
+        willSend?(addresses.count)
         let body = try await send(.bulk(addresses), fields: fields, retryingLostConnection: true)
         let answers = try decode([LenientElement<IPResponse>].self, from: body)
         guard answers.count == addresses.count else {

@@ -21,7 +21,7 @@ final class LookupPipeline {
         self.fields = fields
         self.concurrency = max(1, options.concurrency)
         self.source = source
-        self.mode = BulkMode(fallsBack: options.fallsBackToSingleLookups)
+        self.mode = BulkMode(fallsBack: options.fallsBackToSingleLookups, onEvent: options.onEvent)
     }
 
     deinit {
@@ -91,7 +91,9 @@ enum ChunkLookup {
     ) async -> [IPLookupResult] {
         if !mode.usesSingleLookups {
             do {
-                let responses = try await client.bulkLookup(chunk, fields: fields)
+                let responses = try await client.bulkLookup(chunk, fields: fields) { count in
+                    mode.onEvent?(.requestSent(addresses: count))
+                }
                 return zip(chunk, responses).map { address, response in
                     if let message = response.message {
                         return IPLookupResult(ip: address, result: .failure(.badRequest(message)))
@@ -111,8 +113,10 @@ enum ChunkLookup {
         results.reserveCapacity(chunk.count)
         for address in chunk {
             do {
-                results.append(
-                    IPLookupResult(ip: address, result: .success(try await client.lookup(address, fields: fields))))
+                let response = try await client.lookup(address, fields: fields) {
+                    mode.onEvent?(.requestSent(addresses: 1))
+                }
+                results.append(IPLookupResult(ip: address, result: .success(response)))
             } catch let error as IPDataError {
                 results.append(IPLookupResult(ip: address, result: .failure(error)))
             } catch {
@@ -126,16 +130,23 @@ enum ChunkLookup {
 /// Whether a stream still sends bulk requests, shared by its chunk lookups.
 final class BulkMode: Sendable {
     let fallsBack: Bool
+    let onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     private let singleLookups = Locked(false)
 
-    init(fallsBack: Bool) {
+    init(fallsBack: Bool, onEvent: (@Sendable (LookupStreamEvent) -> Void)?) {
         self.fallsBack = fallsBack
+        self.onEvent = onEvent
     }
 
     var usesSingleLookups: Bool { singleLookups.withLock { $0 } }
 
+    /// Switches to single lookups; the first switch is reported.
     func switchToSingleLookups() {
-        singleLookups.withLock { $0 = true }
+        let switched = singleLookups.withLock { single -> Bool in
+            defer { single = true }
+            return !single
+        }
+        if switched { onEvent?(.switchedToSingleLookups) }
     }
 
     /// The API's answer to a bulk request from a plan without bulk access (a 403 whose message

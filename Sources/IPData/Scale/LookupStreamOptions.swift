@@ -7,9 +7,25 @@ public struct LookupStreamOptions: Sendable {
     /// address then fails with that `forbidden` error.
     public var fallsBackToSingleLookups: Bool
 
+    /// Called, from any thread, as the stream works: for progress displays and summaries.
+    public var onEvent: (@Sendable (LookupStreamEvent) -> Void)?
+
     /// Options for a lookup of many addresses.
-    public init(concurrency: Int = 4, fallsBackToSingleLookups: Bool = true) {
+    public init(
+        concurrency: Int = 4, fallsBackToSingleLookups: Bool = true,
+        onEvent: (@Sendable (LookupStreamEvent) -> Void)? = nil
+    ) {
         self.concurrency = concurrency
         self.fallsBackToSingleLookups = fallsBackToSingleLookups
+        self.onEvent = onEvent
     }
+}
+
+/// Something a lookup stream did, reported through `LookupStreamOptions.onEvent`.
+public enum LookupStreamEvent: Sendable {
+    /// A request went to the API: `POST /bulk` with this many addresses, or a single lookup (1).
+    /// Answers from the cache and shared (coalesced) lookups send none.
+    case requestSent(addresses: Int)
+    /// The plan refused bulk requests; the stream carries on with single lookups. Sent once.
+    case switchedToSingleLookups
 }
