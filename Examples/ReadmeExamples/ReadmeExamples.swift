@@ -98,6 +98,31 @@ enum Usage {
     }
 }
 
+enum Scale {
+    static func stream(client: IPDataClient, addresses: [String]) async throws {
+        for try await item in client.lookupStream(addresses) {
+            switch item.result {
+            case .success(let info):
+                print("\(item.ip): \(info.countryCode ?? "")")
+            case .failure(let error):
+                print("\(item.ip): \(error)")
+            }
+        }
+    }
+
+    static func collect(client: IPDataClient, addresses: [String]) async throws {
+        let options = LookupStreamOptions(concurrency: 8, fallsBackToSingleLookups: false)
+        let everything = try await client.lookupAll(addresses, fields: ["ip", "country_code"], options: options)
+        print(everything.filter { $0.error != nil }.count, "failed")
+    }
+
+    static func cached() -> IPDataClient {
+        let cache = LookupCache(maximumEntries: 10_000, timeToLive: 15 * 60)
+        let client = IPDataClient(apiKey: "YOUR_API_KEY", cache: cache)
+        return client
+    }
+}
+
 enum ErrorHandling {
     static func run(client: IPDataClient) async throws {
         do {

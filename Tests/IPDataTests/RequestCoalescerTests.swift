@@ -48,7 +48,7 @@ final class RequestCoalescerTests: XCTestCase {
         let callers = (0..<20).map { _ in
             Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
         }
-        try await waitUntil { coalescer.waiterCount(forKey: "k") == 20 }
+        try await waitUntil { gate.starts == 1 && coalescer.waiterCount(forKey: "k") == 19 }
         gate.finish(with: .success(42))
         for caller in callers {
             let value = try await caller.value
@@ -65,12 +65,13 @@ final class RequestCoalescerTests: XCTestCase {
         XCTAssertEqual(values, [1, 2])
     }
 
-    func testACancelledCallerLeavesAtOnceWhileOthersGetTheValue() async throws {
+    func testACancelledWaiterLeavesAtOnceWhileTheRequestGoesOn() async throws {
         let coalescer = RequestCoalescer<Int>()
         let gate = Gate()
+        let leader = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
+        try await waitUntil { gate.starts == 1 }
         let leaving = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
-        let staying = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
-        try await waitUntil { coalescer.waiterCount(forKey: "k") == 2 }
+        try await waitUntil { coalescer.waiterCount(forKey: "k") == 1 }
         leaving.cancel()
         do {
             _ = try await leaving.value
@@ -78,27 +79,28 @@ final class RequestCoalescerTests: XCTestCase {
         } catch IPDataError.networkError(let error as URLError) {
             XCTAssertEqual(error.code, .cancelled)
         }
-        XCTAssertEqual(gate.starts, 1)
         gate.finish(with: .success(7))
-        let value = try await staying.value
+        let value = try await leader.value
         XCTAssertEqual(value, 7)
+        XCTAssertEqual(gate.starts, 1)
     }
 
-    func testTheOperationIsCancelledWhenEveryCallerHasLeft() async throws {
+    func testACancelledLeaderCancelsItsRequestAndTheWaitersAskAgain() async throws {
         let coalescer = RequestCoalescer<Int>()
         let gate = Gate()
-        let callers = (0..<3).map { _ in
-            Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
-        }
-        try await waitUntil { coalescer.waiterCount(forKey: "k") == 3 }
-        for caller in callers { caller.cancel() }
-        for caller in callers { _ = try? await caller.value }
-        try await waitUntil { gate.starts == 1 && coalescer.waiterCount(forKey: "k") == 0 }
-        // The next caller starts a fresh operation instead of joining the abandoned one.
-        let next = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
+        let leader = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
+        try await waitUntil { gate.starts == 1 }
+        let waiter = Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
+        try await waitUntil { coalescer.waiterCount(forKey: "k") == 1 }
+        leader.cancel()
+        do {
+            _ = try await leader.value
+            XCTFail("a cancelled leader got a value")
+        } catch is CancellationError {}
+        // The waiter was not cancelled: it starts a request of its own.
         try await waitUntil { gate.starts == 2 }
         gate.finish(with: .success(9))
-        let value = try await next.value
+        let value = try await waiter.value
         XCTAssertEqual(value, 9)
     }
 
@@ -108,7 +110,7 @@ final class RequestCoalescerTests: XCTestCase {
         let callers = (0..<5).map { _ in
             Task { try await coalescer.value(forKey: "k") { try await gate.operation() } }
         }
-        try await waitUntil { coalescer.waiterCount(forKey: "k") == 5 }
+        try await waitUntil { gate.starts == 1 && coalescer.waiterCount(forKey: "k") == 4 }
         gate.finish(with: .failure(IPDataError.forbidden("quota")))
         for caller in callers {
             do {

@@ -123,7 +123,7 @@ public final class IPDataClient: Sendable {
             throw IPDataError.badRequest(InputValidation.invalidAddressMessage(ip))
         }
         if let cached = cache?.value(forKey: key) { return cached }
-        let response = try await coalescer.value(forKey: key) { [self] in
+        let response = try await coalescer.value(forKey: key) {
             willSend?()
             return try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
         }

@@ -49,20 +49,21 @@ enum Endpoint: Sendable {
     }
 
     func url(baseURL: URL, apiKey: String, fields: [String]?) -> URL {
-        // The base URL may carry a path prefix (https://gateway.example/ipdata): keep it.
-        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + "/" + pathSegments.map(URLText.pathSegment).joined(separator: "/")
-
-        var query = "api-key=" + URLText.queryValue(apiKey)
+        // The base URL may carry a path prefix (https://gateway.example/ipdata): keep it, and
+        // drop any query or fragment of its own.
+        var text = baseURL.absoluteString
+        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
+        while text.hasSuffix("/") { text.removeLast() }
+        text += "/"
+        text += pathSegments.map(URLText.pathSegment).joined(separator: "/")
+        text += "?api-key="
+        text += URLText.queryValue(apiKey)
         if let fields, !fields.isEmpty {
-            query += "&fields=" + fields.map(URLText.queryValue).joined(separator: ",")
+            text += "&fields="
+            text += fields.map(URLText.queryValue).joined(separator: ",")
         }
-        components.percentEncodedQuery = query
-        components.fragment = nil
-        // Every part was encoded above, so the components always form a URL.
-        return components.url ?? baseURL
+        // Every part was percent-encoded above, so the text is always a URL.
+        return URL(string: text) ?? baseURL
     }
 
     /// A JSON array of strings. Written by hand because JSONEncoder escapes `/` and is slower.

@@ -6,10 +6,10 @@ import FoundationNetworking
 
 /// Runs one request for any number of concurrent callers that ask for the same thing.
 ///
-/// The first caller for a key starts the request; callers that arrive while it runs wait for its
-/// answer instead of sending their own. A caller whose task is cancelled stops waiting at once
-/// (`URLError.cancelled`); when the last waiting caller has gone, the request itself is cancelled,
-/// so cancelling the only caller still cancels its HTTP request.
+/// The first caller for a key (the leader) runs the request in its own task; callers that arrive
+/// while it runs wait for its answer instead of sending their own. Cancellation stays per caller:
+/// a waiting caller whose task is cancelled stops waiting at once (`URLError.cancelled`), and a
+/// cancelled leader cancels its own request, after which the callers still waiting start afresh.
 final class RequestCoalescer<Value: Sendable>: Sendable {
     private typealias Waiter = CheckedContinuation<Value, Error>
 
@@ -17,17 +17,14 @@ final class RequestCoalescer<Value: Sendable>: Sendable {
     private final class Flight: Sendable {
         struct State {
             var waiters: [UInt64: Waiter] = [:]
-            var task: Task<Void, Never>?
-            /// Set once the flight takes no more waiters: answered, or abandoned by all of them.
+            /// Set once the flight takes no more waiters.
             var isClosed = false
         }
         let state = Locked(State())
     }
 
-    /// The flight closed before this caller joined it; the caller starts again.
-    private struct FlightClosed: Error {}
-
-    private enum JoinOutcome { case joined, cancelled, closed }
+    /// The leader gave up before answering: the waiter starts again.
+    private struct LeaderCancelled: Error {}
 
     private struct Registry {
         var flights: [String: Flight] = [:]
@@ -43,67 +40,55 @@ final class RequestCoalescer<Value: Sendable>: Sendable {
     }
 
     /// The value of `operation` for `key`, shared with every concurrent caller of the same key.
-    func value(forKey key: String, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    func value(forKey key: String, operation: () async throws -> Value) async throws -> Value {
         while true {
-            let (flight, waiter, isNew) = registry.withLock { registry -> (Flight, UInt64, Bool) in
+            let (flight, waiter, isLeader) = registry.withLock { registry -> (Flight, UInt64, Bool) in
                 registry.nextWaiter += 1
                 if let flight = registry.flights[key] { return (flight, registry.nextWaiter, false) }
                 let flight = Flight()
                 registry.flights[key] = flight
                 return (flight, registry.nextWaiter, true)
             }
+            if isLeader { return try await lead(flight, key: key, operation: operation) }
             do {
-                return try await join(flight, key: key, waiter: waiter, isNew: isNew, operation: operation)
-            } catch is FlightClosed {
+                return try await wait(for: flight, waiter: waiter)
+            } catch is LeaderCancelled {
                 continue
             }
         }
     }
 
-    private func join(
-        _ flight: Flight, key: String, waiter: UInt64, isNew: Bool,
-        operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let outcome = flight.state.withLock { state -> JoinOutcome in
-                    if Task.isCancelled { return .cancelled }
-                    if state.isClosed { return .closed }
-                    state.waiters[waiter] = continuation
-                    return .joined
-                }
-                switch outcome {
-                case .joined:
-                    if isNew { start(flight, key: key, operation: operation) }
-                case .cancelled:
-                    continuation.resume(throwing: IPDataError.networkError(URLError(.cancelled)))
-                    if isNew { close(flight, key: key) }
-                case .closed:
-                    continuation.resume(throwing: FlightClosed())
-                }
-            }
-        } onCancel: {
-            leave(flight, key: key, waiter: waiter)
+    private func lead(_ flight: Flight, key: String, operation: () async throws -> Value) async throws -> Value {
+        do {
+            let value = try await operation()
+            for waiter in close(flight, key: key) { waiter.resume(returning: value) }
+            return value
+        } catch {
+            // A cancelled leader's failure is its own: the others ask again.
+            let outcome: Error = Task.isCancelled ? LeaderCancelled() : error
+            for waiter in close(flight, key: key) { waiter.resume(throwing: outcome) }
+            throw error
         }
     }
 
-    private func start(_ flight: Flight, key: String, operation: @escaping @Sendable () async throws -> Value) {
-        let task = Task {
-            let result: Result<Value, Error>
-            do { result = .success(try await operation()) } catch { result = .failure(error) }
-            let waiters = close(flight, key: key)
-            for waiter in waiters { waiter.resume(with: result) }
+    private func wait(for flight: Flight, waiter: UInt64) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: Waiter) in
+                let outcome = flight.state.withLock { state -> Error? in
+                    if Task.isCancelled { return IPDataError.networkError(URLError(.cancelled)) }
+                    if state.isClosed { return LeaderCancelled() }  // answered already: ask again
+                    state.waiters[waiter] = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(throwing: outcome) }
+            }
+        } onCancel: {
+            let continuation = flight.state.withLock { $0.waiters.removeValue(forKey: waiter) }
+            continuation?.resume(throwing: IPDataError.networkError(URLError(.cancelled)))
         }
-        let abandonedAlready = flight.state.withLock { state -> Bool in
-            state.task = task
-            return state.isClosed
-        }
-        // Every waiter left before the task was recorded: nobody wants its answer.
-        if abandonedAlready { task.cancel() }
     }
 
     /// Takes the flight out of service and returns whoever still waits for it.
-    @discardableResult
     private func close(_ flight: Flight, key: String) -> [Waiter] {
         registry.withLock { registry in
             if registry.flights[key] === flight { registry.flights[key] = nil }
@@ -113,21 +98,5 @@ final class RequestCoalescer<Value: Sendable>: Sendable {
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
-    }
-
-    private func leave(_ flight: Flight, key: String, waiter: UInt64) {
-        let (continuation, abandoned) = flight.state.withLock { state -> (Waiter?, Task<Void, Never>?) in
-            let continuation = state.waiters.removeValue(forKey: waiter)
-            guard continuation != nil, state.waiters.isEmpty, !state.isClosed else { return (continuation, nil) }
-            // Nobody waits any more: close the flight (a newcomer starts afresh) and cancel it.
-            state.isClosed = true
-            return (continuation, state.task)
-        }
-        continuation?.resume(throwing: IPDataError.networkError(URLError(.cancelled)))
-        guard let abandoned else { return }
-        registry.withLock { registry in
-            if registry.flights[key] === flight { registry.flights[key] = nil }
-        }
-        abandoned.cancel()
     }
 }
