@@ -7,15 +7,20 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "IPData", targets: ["IPData"]),
+        // A stand-in for the API, for the tests of apps that use IPData (like swift-log's InMemoryLogging).
+        .library(name: "IPDataTesting", targets: ["IPDataTesting"]),
     ],
     targets: [
         .target(name: "IPData"),
+        .target(name: "IPDataTesting", dependencies: ["IPData"]),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData"], path: "Examples/ReadmeExamples"),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
-        // What both test targets share: a lock, and XCTest shims for older toolchains.
+        // The kit's own tests, written the way an app developer would write theirs.
+        .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),
+        // What the test targets share: XCTest shims for older toolchains.
         .target(name: "IPDataTestSupport", path: "Tests/IPDataTestSupport"),
     ]
 )

@@ -21,7 +21,7 @@ public final class IPDataClient: Sendable {
 
     let apiKey: String
     let baseURL: URL
-    let session: URLSession
+    let transport: any IPDataTransport
     /// Set when the client created `session` and must invalidate it in `deinit`.
     let ownedSessionDelegate: OwnedSessionDelegate?
     let redaction: KeyRedaction
@@ -40,6 +40,15 @@ public final class IPDataClient: Sendable {
     ///     whole process shares. The client never invalidates a session it did not create.
     public convenience init(apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared) {
         self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil, cache: nil)
+    }
+
+    /// Creates a client whose requests go through `transport` instead of URLSession, for
+    /// example the sandbox of the `IPDataTesting` library in your app's tests.
+    public convenience init(
+        apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, transport: any IPDataTransport,
+        cache: LookupCache? = nil
+    ) {
+        self.init(apiKey: apiKey, baseURL: baseURL, transport: transport, ownedSessionDelegate: nil, cache: cache)
     }
 
     /// Creates a client that sends its requests through `session` and keeps answers in `cache`.
@@ -78,20 +87,36 @@ public final class IPDataClient: Sendable {
         self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate, cache: cache)
     }
 
-    private init(
+    private convenience init(
         apiKey: String, baseURL: URL, session: URLSession, ownedSessionDelegate: OwnedSessionDelegate?,
+        cache: LookupCache?
+    ) {
+        // Sessions the client owns refuse authentication challenges; others get a time limit.
+        let limit = ownedSessionDelegate == nil ? Platform.abandonmentLimit(for: session) : nil
+        self.init(
+            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session, abandonAfter: limit),
+            ownedSessionDelegate: ownedSessionDelegate, cache: cache)
+    }
+
+    private init(
+        apiKey: String, baseURL: URL, transport: any IPDataTransport, ownedSessionDelegate: OwnedSessionDelegate?,
         cache: LookupCache?
     ) {
         self.apiKey = apiKey
         self.baseURL = baseURL
-        self.session = session
+        self.transport = transport
         self.ownedSessionDelegate = ownedSessionDelegate
         self.redaction = KeyRedaction(apiKey: apiKey)
         self.cache = cache
     }
 
     deinit {
-        if ownedSessionDelegate != nil { session.finishTasksAndInvalidate() }
+        if ownedSessionDelegate != nil { session?.finishTasksAndInvalidate() }
+    }
+
+    /// The URLSession that carries the requests, unless the client was given another transport.
+    var session: URLSession? {
+        (transport as? URLSessionTransport)?.session
     }
 
     // MARK: - Lookups
@@ -214,10 +239,10 @@ public final class IPDataClient: Sendable {
         let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
         let answer: (Data, URLResponse)
         do {
-            answer = try await transmit(request)
+            answer = try await transport.data(for: request)
         } catch let error as URLError where retryingLostConnection && error.code == .networkConnectionLost {
             do {
-                answer = try await transmit(request)
+                answer = try await transport.data(for: request)
             } catch {
                 throw failure(error, request: request)
             }
@@ -225,11 +250,6 @@ public final class IPDataClient: Sendable {
             throw failure(error, request: request)
         }
         return try APIResponse.successBody(answer.0, answer.1, redaction: redaction)
-    }
-
-    private func transmit(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let limit = ownedSessionDelegate == nil ? Platform.abandonmentLimit(for: session) : nil
-        return try await Platform.data(for: request, session: session, abandonAfter: limit)
     }
 
     /// The `IPDataError` for a request that got no HTTP answer.

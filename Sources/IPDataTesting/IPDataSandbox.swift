@@ -1,0 +1,244 @@
+import Foundation
+import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// @unchecked Sendable: `state`, the only mutable property, is read and written only under `lock`.
+/// A stand-in for the ipdata API, for the tests of apps that use this SDK: clients made by
+/// `client()` get their answers from here, with no key, no network and no global state.
+///
+/// A new sandbox answers the address scenarios (`IPDataScenario.addresses`); `register(_:)` adds
+/// others, and `IPDataSandbox(failing:)` makes one that fails as an error scenario says. Every
+/// request the clients send is recorded in `requests`. Each sandbox is independent, so tests can
+/// run in parallel, each with its own.
+///
+/// ```swift
+/// let sandbox = IPDataSandbox()
+/// let client = sandbox.client()
+/// let info = try await client.lookup(IPDataScenario.torExit.ip!)
+/// XCTAssertEqual(info.threat?.isTor, true)
+/// XCTAssertEqual(sandbox.requests.count, 1)
+/// ```
+///
+/// Any other public address answers with the `residential` sample, its `ip` replaced; private and
+/// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors.
+public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
+    /// A request a client sent to the sandbox.
+    public struct Request: Sendable, Equatable {
+        /// `GET` or `POST`.
+        public let method: String
+        /// The path, percent-decoded: `/8.8.8.8`, `/8.8.8.8/asn`, `/bulk`, `/AS15169` or `/`.
+        public let path: String
+        /// The `fields` the request asked for, or nil for all.
+        public let fields: [String]?
+        /// The addresses a `POST /bulk` carried; empty for other requests.
+        public let bulkAddresses: [String]
+    }
+
+    private struct State {
+        var answers: [String: (status: Int, body: Data)] = [:]
+        var failure: IPDataScenario?
+        var bulkRefused = false
+        var requests: [Request] = []
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    /// A sandbox answering `scenarios` (by default every address scenario).
+    public init(scenarios: [IPDataScenario] = IPDataScenario.addresses) {
+        for scenario in scenarios { register(scenario) }
+    }
+
+    /// A sandbox answering the address scenarios, where `scenario` (one of
+    /// `IPDataScenario.errors`) fails the requests it is about.
+    public convenience init(failing scenario: IPDataScenario) {
+        self.init()
+        register(scenario)
+    }
+
+    /// A client whose every request this sandbox answers.
+    public func client(apiKey: String = "sandbox-key", cache: LookupCache? = nil) -> IPDataClient {
+        IPDataClient(apiKey: apiKey, transport: self, cache: cache)
+    }
+
+    /// Adds a scenario: an address answer, or an error for the requests it is about.
+    public func register(_ scenario: IPDataScenario) {
+        withState { state in
+            switch scenario.reply {
+            case .lookup(let body):
+                if let ip = scenario.ip { state.answers[ip.lowercased()] = (200, Data(body.utf8)) }
+            case .apiError(let status, let message, let scope):
+                switch scope {
+                case .everyRequest: state.failure = scenario
+                case .bulkRequests: state.bulkRefused = true
+                case .address, .asn:
+                    if let ip = scenario.ip { state.answers[ip.lowercased()] = (status, Self.messageBody(message)) }
+                }
+            case .networkFailure:
+                state.failure = scenario
+            }
+        }
+    }
+
+    /// Answers lookups of `ip` with `body` (a JSON lookup object, or an error body for another
+    /// `status`); in a bulk lookup, `body` is that address's element.
+    public func register(body: Data, status: Int = 200, for ip: String) {
+        withState { $0.answers[ip.lowercased()] = (status, body) }
+    }
+
+    /// Every request sent so far, oldest first.
+    public var requests: [Request] {
+        withState { $0.requests }
+    }
+
+    /// Forgets the requests recorded so far.
+    public func removeAllRequests() {
+        withState { $0.requests = [] }
+    }
+
+    /// Answers one request as the API would (see the type's description).
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let url = request.url ?? URL(string: "https://sandbox.invalid/")!
+        let path = url.path.isEmpty ? "/" : url.path
+        let segments = path.split(separator: "/").map(String.init)
+        let fields = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "fields" }?.value.map { $0.split(separator: ",").map(String.init) }
+        let bulkAddresses = segments == ["bulk"] ? Self.addresses(in: request.httpBody) : nil
+        let method = request.httpMethod ?? "GET"
+
+        let (failure, bulkRefused) = withState { state -> (IPDataScenario?, Bool) in
+            state.requests.append(
+                Request(method: method, path: path, fields: fields, bulkAddresses: bulkAddresses ?? []))
+            return (state.failure, state.bulkRefused)
+        }
+        if let failure {
+            switch failure.reply {
+            case .networkFailure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
+            case .apiError(let status, let message, _): return Self.response(url, status, Self.messageBody(message))
+            case .lookup: break
+            }
+        }
+        switch segments.count {
+        case 0:
+            return Self.response(url, 200, Self.select(fields, from: answer(for: IPDataScenario.residential.ip!).body))
+        case 1 where segments[0] == "bulk":
+            if bulkRefused {
+                return Self.response(url, 403, Self.messageBody("Upgrade to a paid plan to make bulk requests."))
+            }
+            return bulk(url, bulkAddresses, fields: fields)
+        case 1 where Self.isASN(segments[0]):
+            return asn(url, segments[0])
+        case 1:
+            let answer = answer(for: segments[0])
+            return Self.response(
+                url, answer.status, answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body)
+        case 2:
+            return field(url, segments[1], of: answer(for: segments[0]))
+        default:
+            return Self.response(url, 404, Self.messageBody("Not found."))
+        }
+    }
+
+    // MARK: - Answers
+
+    private func answer(for ip: String) -> (status: Int, body: Data) {
+        if let registered = withState({ $0.answers[ip.lowercased()] }) { return registered }
+        switch SandboxAddress.classify(ip) {
+        case .invalid: return (400, Self.messageBody("\(ip) does not appear to be an IPv4 or IPv6 address"))
+        case .private: return (400, Self.messageBody("\(ip) is a private IP address"))
+        case .reserved: return (400, Self.messageBody("\(ip) is a reserved IP address."))
+        case .public:
+            var object =
+                (try? JSONSerialization.jsonObject(with: Data(ScenarioBodies.residential.utf8))) as? [String: Any]
+            object?["ip"] = ip
+            return (200, (try? JSONSerialization.data(withJSONObject: object ?? [:])) ?? Data())
+        }
+    }
+
+    private func bulk(_ url: URL, _ addresses: [String]?, fields: [String]?) -> (Data, URLResponse) {
+        guard let addresses else {
+            return Self.response(url, 400, Self.messageBody("You did not provide a valid JSON Array."))
+        }
+        guard addresses.count <= 100 else {
+            return Self.response(
+                url, 400, Self.messageBody("Bulk requests should not contain more than 100 IP addresses."))
+        }
+        let elements = addresses.map { address -> Any in
+            let answer = answer(for: address)
+            let body = answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body
+            return (try? JSONSerialization.jsonObject(with: body)) ?? [:]
+        }
+        return Self.response(url, 200, (try? JSONSerialization.data(withJSONObject: elements)) ?? Data())
+    }
+
+    private func asn(_ url: URL, _ asn: String) -> (Data, URLResponse) {
+        if let registered = withState({ $0.answers[asn.lowercased()] }) {
+            return Self.response(url, registered.status, registered.body)
+        }
+        if asn == "AS15169" { return Self.response(url, 200, Data(ScenarioBodies.asn15169.utf8)) }
+        return Self.response(url, 404, Self.messageBody("\(asn) was not found."))
+    }
+
+    /// `GET /{ip}/{field}`: objects and arrays as JSON, strings as plain text, other values as text.
+    private func field(_ url: URL, _ name: String, of answer: (status: Int, body: Data)) -> (Data, URLResponse) {
+        guard answer.status == 200 else { return Self.response(url, answer.status, answer.body) }
+        let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+        guard let value = object[name] else {
+            return Self.response(url, 400, Self.messageBody("\(name) is not a valid field."))
+        }
+        switch value {
+        case let text as String:
+            return Self.response(url, 200, Data(text.utf8), contentType: "text/plain; charset=utf-8")
+        case is [String: Any], is [Any]:
+            return Self.response(url, 200, (try? JSONSerialization.data(withJSONObject: value)) ?? Data())
+        default:
+            // Numbers and booleans come back as their JSON text (37.386, false).
+            let text =
+                (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)) ?? Data("null".utf8)
+            return Self.response(url, 200, text, contentType: "text/plain; charset=utf-8")
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
+    private static func isASN(_ segment: String) -> Bool {
+        segment.hasPrefix("AS") && segment.count > 2 && segment.dropFirst(2).allSatisfy(\.isNumber)
+    }
+
+    private static func addresses(in body: Data?) -> [String]? {
+        guard let body, let array = try? JSONSerialization.jsonObject(with: body) as? [Any] else { return nil }
+        let strings = array.compactMap { $0 as? String }
+        return strings.count == array.count ? strings : nil
+    }
+
+    /// Only the top-level keys in `fields`, as `fields=` does; everything when `fields` is nil.
+    private static func select(_ fields: [String]?, from body: Data) -> Data {
+        guard let fields, !fields.isEmpty,
+            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        else { return body }
+        let selected = object.filter { fields.contains($0.key) }
+        return (try? JSONSerialization.data(withJSONObject: selected)) ?? body
+    }
+
+    private static func messageBody(_ message: String) -> Data {
+        (try? JSONSerialization.data(withJSONObject: ["message": message])) ?? Data()
+    }
+
+    private static func response(
+        _ url: URL, _ status: Int, _ body: Data, contentType: String = "application/json"
+    ) -> (Data, URLResponse) {
+        let response = HTTPURLResponse(
+            url: url, statusCode: status, httpVersion: "HTTP/2", headerFields: ["Content-Type": contentType])
+        // The initialiser fails only for a malformed URL, and the client's URLs never are.
+        return (body, response ?? URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ready-made situation for an app's tests: an address with a known answer, or an error the
+/// API (or the network) gives.
+///
+/// Address scenarios answer lookups of their `ip` with a full sample lookup object. The others
+/// make a sandbox answer with a documented API error or a network failure; see each one.
+public struct IPDataScenario: Sendable, Hashable {
+    /// A short name for messages, such as `tor exit`.
+    public let name: String
+    /// The address whose lookups this scenario answers, or nil for a scenario that is not about
+    /// one address.
+    public let ip: String?
+    let reply: Reply
+
+    enum Reply: Sendable, Hashable {
+        /// A JSON lookup object for `ip`.
+        case lookup(String)
+        /// An API error with this status and message, for the requests in `scope`.
+        case apiError(status: Int, message: String, scope: Scope)
+        /// No HTTP answer at all.
+        case networkFailure(URLError.Code)
+    }
+
+    enum Scope: Sendable, Hashable {
+        /// Every request.
+        case everyRequest
+        /// `POST /bulk` only.
+        case bulkRequests
+        /// Lookups of the scenario's `ip` (in a bulk request, that address's slot).
+        case address
+        /// Lookups of the ASN in the scenario's `ip`.
+        case asn
+    }
+}
+
+extension IPDataScenario {
+    /// An ordinary home broadband address in the US (73.162.18.4, Comcast): no threat flags.
+    public static let residential = IPDataScenario(
+        name: "residential", ip: "73.162.18.4", reply: .lookup(ScenarioBodies.residential))
+    /// A data-centre address (8.8.8.8, Google): `threat.isDatacenter` is true.
+    public static let datacenter = IPDataScenario(
+        name: "datacenter", ip: "8.8.8.8", reply: .lookup(ScenarioBodies.datacenter))
+    /// A Tor exit node in Germany (185.220.101.1): `threat.isTor`, `isAnonymous` and `isThreat`.
+    public static let torExit = IPDataScenario(
+        name: "tor exit", ip: "185.220.101.1", reply: .lookup(ScenarioBodies.torExit))
+    /// A commercial VPN exit in the Netherlands (89.187.162.2): `threat.isVPN`, a VPN-feed blocklist
+    /// entry without dates, and a `vpnScore` of 99.
+    public static let vpn = IPDataScenario(name: "vpn", ip: "89.187.162.2", reply: .lookup(ScenarioBodies.vpn))
+    /// A satellite internet address (143.105.40.17): `isSatellite` is true.
+    public static let satellite = IPDataScenario(
+        name: "satellite", ip: "143.105.40.17", reply: .lookup(ScenarioBodies.satellite))
+    /// An anycast address (104.16.132.229) listed on blocklists with first and last seen dates.
+    public static let anycast = IPDataScenario(
+        name: "anycast", ip: "104.16.132.229", reply: .lookup(ScenarioBodies.anycast))
+    /// A German IPv6 address (2a02:8070:a182:c100::1): `isEU` is true.
+    public static let euIPv6 = IPDataScenario(
+        name: "EU IPv6", ip: "2a02:8070:a182:c100::1", reply: .lookup(ScenarioBodies.euIPv6))
+
+    /// Every request fails with 401, `You have not provided a valid API Key.`:
+    /// `IPDataError.unauthorized`.
+    public static let invalidKey = IPDataScenario(
+        name: "invalid key", ip: nil,
+        reply: .apiError(status: 401, message: "You have not provided a valid API Key.", scope: .everyRequest))
+    /// Every request fails with 403 and the API's free-quota message: `IPDataError.forbidden`.
+    public static let quotaExceeded = IPDataScenario(
+        name: "quota exceeded", ip: nil,
+        reply: .apiError(
+            status: 403,
+            message: "You have exceeded your free quota. Upgrade to a paid plan to re-activate your account.",
+            scope: .everyRequest))
+    /// Lookups of 192.168.1.1 fail with 400, `192.168.1.1 is a private IP address` (in a bulk
+    /// lookup: that address's `message`). Every other private address answers the same way.
+    public static let privateIP = IPDataScenario(
+        name: "private IP", ip: "192.168.1.1",
+        reply: .apiError(status: 400, message: "192.168.1.1 is a private IP address", scope: .address))
+    /// `POST /bulk` fails with 403, `Upgrade to a paid plan to make bulk requests.`; single
+    /// lookups still work (a streamed lookup falls back to them).
+    public static let bulkNotAllowed = IPDataScenario(
+        name: "bulk not allowed", ip: nil,
+        reply: .apiError(status: 403, message: "Upgrade to a paid plan to make bulk requests.", scope: .bulkRequests))
+    /// `lookupASN("AS4294967295")` fails with 404, `AS4294967295 was not found.`; every ASN but
+    /// AS15169 answers the same way.
+    public static let unknownASN = IPDataScenario(
+        name: "unknown ASN", ip: "AS4294967295",
+        reply: .apiError(status: 404, message: "AS4294967295 was not found.", scope: .asn))
+    /// Every request fails without an HTTP answer, as offline: `IPDataError.networkError` wrapping
+    /// `URLError(.notConnectedToInternet)`.
+    public static let networkFailure = IPDataScenario(
+        name: "network failure", ip: nil, reply: .networkFailure(.notConnectedToInternet))
+
+    /// The address scenarios, which a new sandbox answers by default.
+    public static let addresses: [IPDataScenario] = [
+        residential, datacenter, torExit, vpn, satellite, anycast, euIPv6,
+    ]
+
+    /// The error scenarios: give one to `IPDataSandbox(failing:)`.
+    public static let errors: [IPDataScenario] = [
+        invalidKey, quotaExceeded, privateIP, bulkNotAllowed, unknownASN, networkFailure,
+    ]
+}
