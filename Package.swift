@@ -14,7 +14,7 @@ let package = Package(
         .target(name: "IPData"),
         .target(name: "IPDataTesting", dependencies: ["IPData"]),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
-        .target(name: "ReadmeExamples", dependencies: ["IPData"], path: "Examples/ReadmeExamples"),
+        .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),

@@ -2,6 +2,7 @@
 // the README is not found here, line for line; keep the two in step.
 import Foundation
 import IPData
+import IPDataTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -145,6 +146,25 @@ enum ErrorHandling {
             case .networkError(let underlying):
                 print("Network error: \(underlying)")
             }
+        }
+    }
+}
+
+enum TestingYourApp {
+    static func sandbox() async throws {
+        let sandbox = IPDataSandbox()
+        let client = sandbox.client()
+        let info = try await client.lookup(IPDataScenario.torExit.ip!)
+        assert(info.threat?.isTor == true)
+        assert(sandbox.requests.count == 1)
+    }
+
+    static func offline() async throws {
+        let offline = IPDataSandbox(failing: .networkFailure).client()
+        do {
+            _ = try await offline.lookup("8.8.8.8")
+        } catch IPDataError.networkError(let underlying) {
+            print("offline:", underlying)
         }
     }
 }

@@ -30,9 +30,10 @@ final class ReadmeTests: XCTestCase {
         return blocks
     }
 
-    /// Manifest fragments (`dependencies:`, `.target(`) belong in a user's Package.swift.
+    /// Manifest fragments (`dependencies:`, `.target(`, `.testTarget(`) belong in a user's Package.swift.
     private func isManifestFragment(_ block: [String]) -> Bool {
-        block.first.map { $0.hasPrefix("dependencies:") || $0.hasPrefix(".target(") } ?? false
+        block.first.map { $0.hasPrefix("dependencies:") || $0.hasPrefix(".target(") || $0.hasPrefix(".testTarget(") }
+            ?? false
     }
 
     func testEverySwiftSampleInTheReadmeIsCompiledInReadmeExamples() throws {
