@@ -223,7 +223,8 @@ public final class IPDataClient: Sendable {
 
     /// Looks up an autonomous system, as `"AS15169"`, `"as15169"` or `"15169"` (paid plans).
     ///
-    /// Anything else (`"ASBlah"`, `"AS 1"`) throws `badRequest` without sending anything.
+    /// Anything else (`"ASBlah"`, `"AS 1"`) throws `notFound("AS… was not found.")`, as the API
+    /// answers, without sending anything.
     public func lookupASN(_ asn: String) async throws -> ASNDetail {
         let path = try InputValidation.asnPath(asn)
         return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil))
