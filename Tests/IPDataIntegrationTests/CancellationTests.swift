@@ -1,6 +1,7 @@
 import Foundation
-import IPData
 import XCTest
+
+@testable import IPData
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,5 +48,32 @@ final class CancellationTests: LocalServerTestCase {
         let entries = try await server.accessEntries(since: mark) { $0.status == 499 }
         followUp.cancel()
         XCTAssertEqual(entries.map(\.status), [499])
+    }
+
+    /// Cancelling just as the answer arrives once deadlocked URLSession on Linux (the task's
+    /// cancellation handler and URLSession's work queue waited for each other). Hundreds of
+    /// cancellations at moments around the answer's arrival must all end.
+    func testCancellingWhileAnswersArriveNeverDeadlocks() async throws {
+        // A deadlock also stops Swift's cooperative threads, so no task could report it: a plain
+        // thread ends the process with a message instead of letting the suite hang.
+        let done = Locked(false)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 30)
+            guard !done.withLock({ $0 }) else { return }
+            FileHandle.standardError.write(
+                Data("CancellationTests: cancelled lookups deadlocked; stopping the run\n".utf8))
+            exit(1)
+        }
+        defer { done.withLock { $0 = true } }
+        let client = IPDataClient(apiKey: server.key, baseURL: server.url("NORMAL"), configuration: configuration())
+        _ = try await client.lookup("8.8.8.8")
+        for round in 0..<400 {
+            let lookup = Task { try await client.lookup("8.8.\(round / 256).\(round % 256)") }
+            try await Task.sleep(nanoseconds: UInt64(round % 40) * 25_000)
+            lookup.cancel()
+            let finished = await finishes(within: 10) { _ = try? await lookup.value }
+            XCTAssertTrue(finished, "round \(round): a cancelled lookup never ended")
+            if !finished { return }
+        }
     }
 }

@@ -10,10 +10,14 @@ enum Platform {
     /// Sends a request and returns the body and response. Cancelling the calling task cancels
     /// the HTTP request.
     static func data(for request: URLRequest, session: URLSession) async throws -> (Data, URLResponse) {
-        #if canImport(FoundationNetworking) && !compiler(>=6.0)
-        // Swift 5.9 and 5.10 on Linux have no async `data(for:)`: wrap a data task, and cancel it
-        // when the task is cancelled. (No `URLSession` extension: on newer toolchains one would
-        // shadow the built-in method, which is cancellable.)
+        #if canImport(FoundationNetworking)
+        // Linux wraps a data task rather than calling URLSession's async `data(for:)`, on every
+        // toolchain. Swift 5.9 and 5.10 have no such method. On Swift 6.x (to 6.3 at least), its
+        // cancellation can deadlock: the task's cancellation handler calls
+        // `URLSessionTask.cancel()` under the task's own status lock, while URLSession's work
+        // queue, finishing the same request, waits for that lock (swift-corelibs-foundation issue
+        // 5412). Here the cancellation only hands `cancel()` to another queue. (There is no
+        // `URLSession` extension either: one would shadow the built-in method for every importer.)
         let pending = PendingDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -109,8 +113,13 @@ enum Platform {
     }
 }
 
-#if canImport(FoundationNetworking) && !compiler(>=6.0)
-/// The data task of one request, cancellable from another thread even before it started.
+#if canImport(FoundationNetworking)
+/// The data task of one request, cancellable from any thread, even before it started.
+///
+/// `cancel()` never calls into URLSession on the calling thread: Swift runs a cancellation
+/// handler while holding the cancelled task's status lock, and URLSession's work queue may be
+/// waiting for that very lock to resume the task, so `URLSessionTask.cancel()` is sent to
+/// another queue.
 // @unchecked Sendable: both stored properties are read and written only while holding `lock`.
 private final class PendingDataTask: @unchecked Sendable {
     private let lock = NSLock()
@@ -122,6 +131,7 @@ private final class PendingDataTask: @unchecked Sendable {
         self.task = task
         let cancelled = isCancelled
         lock.unlock()
+        // Not under a task's status lock here, so cancelling in place is safe.
         if cancelled { task.cancel() }
         task.resume()
     }
@@ -131,7 +141,8 @@ private final class PendingDataTask: @unchecked Sendable {
         isCancelled = true
         let task = self.task
         lock.unlock()
-        task?.cancel()
+        guard let task else { return }
+        DispatchQueue.global().async { task.cancel() }
     }
 }
 #endif

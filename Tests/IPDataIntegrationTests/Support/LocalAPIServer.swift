@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -179,6 +181,29 @@ class LocalServerTestCase: XCTestCase {
                 throw TimeLimitExceeded(seconds: seconds)
             }
             return value
+        }
+    }
+
+    /// Whether `operation` finishes within `seconds`. Unlike `withinTimeLimit`, this never waits
+    /// for an operation that is stuck for good (a deadlock): it leaves it behind.
+    func finishes(within seconds: TimeInterval, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+        let outcome = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            let finish: @Sendable (Bool) -> Void = { finished in
+                outcome.withLock { pending in
+                    pending?.resume(returning: finished)
+                    pending = nil
+                }
+            }
+            Task {
+                await operation()
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                finish(false)
+            }
         }
     }
 
