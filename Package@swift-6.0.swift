@@ -10,15 +10,21 @@ let package = Package(
         .library(name: "IPData", targets: ["IPData"]),
         // A stand-in for the API, for the tests of apps that use IPData (like swift-log's InMemoryLogging).
         .library(name: "IPDataTesting", targets: ["IPDataTesting"]),
+        .executable(name: "ipdata", targets: ["ipdata-cli"]),
     ],
     targets: [
         .target(name: "IPData"),
         .target(name: "IPDataTesting", dependencies: ["IPData"]),
+        // The `ipdata` command-line tool: Foundation, IPData, and IPDataTesting for --sandbox.
+        // Named ipdata-cli (module ipdata_cli) so that no module differs from IPData by case alone.
+        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"], path: "Sources/ipdata"),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
+        // The CLI: its parser and writers, and the built binary run against the local server.
+        .testTarget(name: "IPDataCLITests", dependencies: ["ipdata-cli", "IPData", "IPDataTestSupport"]),
         // The kit's own tests, written the way an app developer would write theirs.
         .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),
         // What the test targets share: XCTest shims for older toolchains.

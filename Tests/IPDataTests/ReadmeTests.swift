@@ -58,6 +58,6 @@ final class ReadmeTests: XCTestCase {
         let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
         XCTAssertEqual(matches.count, 1, "exactly one `from:` version in README.md")
         let version = try XCTUnwrap(matches.first.flatMap { Range($0.range(at: 1), in: text) }.map { text[$0] })
-        XCTAssertEqual(String(version), IPDataVersion.current)
+        XCTAssertEqual(String(version), IPDataClient.sdkVersion)
     }
 }

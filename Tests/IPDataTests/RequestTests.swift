@@ -151,6 +151,6 @@ final class RequestTests: MockedClientTestCase {
 
     func testUserAgentNamesTheSDKVersion() async throws {
         _ = try await client.lookup("8.8.8.8")
-        XCTAssertEqual(try onlyRequest().header("User-Agent"), "ipdata-swift/\(IPDataVersion.current)")
+        XCTAssertEqual(try onlyRequest().header("User-Agent"), "ipdata-swift/\(IPDataClient.sdkVersion)")
     }
 }

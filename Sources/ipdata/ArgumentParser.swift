@@ -1,0 +1,153 @@
+/// One option a command accepts: `--name`, perhaps `-x`, with or without a value.
+struct OptionSpec: Equatable, Sendable {
+    /// The long name, without the dashes: `fields` for `--fields`.
+    let name: String
+    /// The one-letter form, `f` for `-f`, if there is one.
+    let short: Character?
+    /// What the value stands for in help (`a,b,c`), or nil for a flag that takes no value.
+    let valueName: String?
+    /// One line for the help text.
+    let help: String
+
+    init(_ name: String, short: Character? = nil, value valueName: String? = nil, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+    }
+
+    var takesValue: Bool { valueName != nil }
+
+    /// How the option is written in help: `-f, --fields a,b,c`.
+    var synopsis: String {
+        let long = "--\(name)" + (valueName.map { " \($0)" } ?? "")
+        return short.map { "-\($0), \(long)" } ?? "    \(long)"
+    }
+}
+
+/// What a command line said: the options by long name, and the positional arguments in order.
+struct ParsedArguments: Equatable {
+    /// Every value given to each option, in order (`-f a -f b` gives two).
+    private(set) var values: [String: [String]] = [:]
+    /// The flags given.
+    private(set) var flags: Set<String> = []
+    /// The arguments that are not options, in order; `-` is one, and so is everything after `--`.
+    private(set) var positionals: [String] = []
+
+    /// Whether the flag `--name` was given.
+    func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of `--name`; the last one when it was given more than once.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of `--name`, in order.
+    func allValues(_ name: String) -> [String] { values[name] ?? [] }
+
+    mutating func add(_ value: String, for name: String) { values[name, default: []].append(value) }
+    mutating func addFlag(_ name: String) { flags.insert(name) }
+    mutating func addPositional(_ argument: String) { positionals.append(argument) }
+}
+
+/// A command line that cannot be understood. The message names options but never repeats a
+/// value, which could be an API key.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    var description: String { message }
+}
+
+/// A small parser for the command lines of `ipdata`'s commands.
+///
+/// It knows `--name`, `--name value`, `--name=value`, `-x`, `-x value` and `-xvalue`; `--` ends
+/// the options, and `-` alone is a positional argument (standard input). A value may not start
+/// with `--` unless it is attached with `=`, so `--fields --eu` is a missing value, not a field
+/// list named `--eu`. An option the command does not know is an error.
+struct ArgumentParser {
+    let options: [OptionSpec]
+
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--" {
+                for positional in remaining { parsed.addPositional(positional) }
+                break
+            }
+            if argument == "-" || !argument.hasPrefix("-") {
+                parsed.addPositional(argument)
+            } else if argument.hasPrefix("--") {
+                try parseLong(argument.dropFirst(2), remaining: &remaining, into: &parsed)
+            } else {
+                try parseShort(argument.dropFirst(), remaining: &remaining, into: &parsed)
+            }
+        }
+        return parsed
+    }
+
+    private func parseLong(
+        _ body: Substring, remaining: inout ArraySlice<String>, into parsed: inout ParsedArguments
+    ) throws {
+        let name = String(body.prefix { $0 != "=" })
+        let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        guard let option = options.first(where: { $0.name == name }) else {
+            throw UsageError("unknown option --\(name)")
+        }
+        guard option.takesValue else {
+            if attached != nil { throw UsageError("option --\(name) takes no value") }
+            parsed.addFlag(option.name)
+            return
+        }
+        parsed.add(try attached ?? nextValue(for: option, remaining: &remaining), for: option.name)
+    }
+
+    private func parseShort(
+        _ body: Substring, remaining: inout ArraySlice<String>, into parsed: inout ParsedArguments
+    ) throws {
+        guard let letter = body.first, let option = options.first(where: { $0.short == letter }) else {
+            throw UsageError("unknown option -\(body.prefix(1))")
+        }
+        var attached = body.dropFirst()
+        guard option.takesValue else {
+            if !attached.isEmpty { throw UsageError("option -\(letter) takes no value") }
+            parsed.addFlag(option.name)
+            return
+        }
+        if attached.hasPrefix("=") { attached = attached.dropFirst() }
+        let value = attached.isEmpty ? try nextValue(for: option, remaining: &remaining) : String(attached)
+        parsed.add(value, for: option.name)
+    }
+
+    private func nextValue(for option: OptionSpec, remaining: inout ArraySlice<String>) throws -> String {
+        guard let next = remaining.first, !next.hasPrefix("--") else {
+            throw UsageError("option --\(option.name) needs a value (\(option.valueName ?? "value"))")
+        }
+        remaining.removeFirst()
+        return next
+    }
+}
+
+/// The help text of one command: its usage lines, what it does, and its options.
+struct HelpText {
+    let usage: [String]
+    let summary: String
+    let options: [OptionSpec]
+    var footer: String = ""
+
+    var rendered: String {
+        let width = (options.map(\.synopsis.count).max() ?? 0) + 2
+        var text = "usage: " + usage.joined(separator: "\n       ") + "\n\n" + summary + "\n"
+        if !options.isEmpty {
+            text += "\noptions:\n"
+            for option in options {
+                let padding = String(repeating: " ", count: width - option.synopsis.count)
+                text += "  \(option.synopsis)\(padding)\(option.help)\n"
+            }
+        }
+        if !footer.isEmpty { text += "\n" + footer + "\n" }
+        return text
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import IPData
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `ipdata bulk [FILE…|-]`: looks up every address of files or standard input, any number of
+/// them, through `client.lookupStream`: bulk requests of up to 100 addresses, `--concurrency` of
+/// them in flight, results written in input order as they complete, memory bounded.
+enum BulkCommand {
+    static let columnOption = OptionSpec(
+        "column", value: "NAME|N",
+        help: "the CSV column of the addresses: a header name, or a number from 1 (default 1)")
+    static let concurrencyOption = OptionSpec(
+        "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
+    static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
+
+    static let options = [columnOption, concurrencyOption, noProgressOption] + CommonOptions.specs
+
+    static let help = HelpText(
+        usage: ["ipdata bulk [OPTIONS] [FILE… | -]"],
+        summary: """
+            Look up every address in the files (or standard input, `-`, the default), any number of
+            them: in bulk requests of up to 100 addresses, results in input order as they arrive.
+
+            Each line is an address, or a CSV row whose first column (or --column) is one. With
+            --column NAME the first row of each file is its header. Blank lines and lines starting
+            with # are skipped. An address the API rejects becomes a record with an "error" field,
+            and the run goes on. When the plan does not allow bulk requests, the addresses are
+            looked up one by one, and a notice says so.
+
+              ipdata bulk ips.txt
+              ipdata bulk --column ip --format csv --fields ip,country_code,asn.name hosts.csv
+              zcat ips.txt.gz | ipdata bulk --format csv -f ip,country_code,threat.is_threat > out.csv
+            """,
+        options: options,
+        footer: """
+            Output is JSON lines unless --format says otherwise. Standard error shows a progress
+            bar when it is a terminal, and a summary at the end. Exit status: 0 when every address
+            succeeded, 1 when any failed, 2 for a usage or configuration error.
+            """)
+
+    static func run(_ arguments: [String], environment: [String: String], console: Console) async throws
+        -> ExitStatus
+    {
+        let parsed = try ArgumentParser(options: options).parse(arguments)
+        let common = try CommonOptions(parsed)
+        let column = try parsed.value(columnOption.name).map(ColumnSelection.init(parsing:)) ?? .first
+        let concurrency = try parsed.value(concurrencyOption.name).map(Self.concurrency(parsing:)) ?? 4
+        let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
+        try checkReadable(inputs)
+        let client = try common.makeClient(environment: environment, console: console)
+        let writer = try common.makeWriter(kind: .address, shape: .list)
+
+        let addresses = AddressReader(inputs: inputs, column: column)
+        let showsBar = Progress.shouldShowBar(noProgress: parsed.has(noProgressOption.name))
+        // The bar shows a percentage when the total can be counted first: regular files only.
+        let total = showsBar && inputs.allSatisfy(isRegularFile) ? try await count(addresses) : nil
+        if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
+            console.note("reading addresses from standard input, one per line; end with Ctrl-D")
+        }
+        let progress = Progress(console: console, showsBar: showsBar, total: total)
+        let events = progress.events
+        let stream = client.lookupStream(
+            addresses, fields: common.selection?.topLevelNames,
+            options: LookupStreamOptions(
+                concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) }))
+        let lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
+        let status: ExitStatus
+        do {
+            status = try await lookup.run(stream)
+        } catch let error as CommandError {
+            console.error(error.message)
+            progress.printSummary()
+            return error.status
+        }
+        progress.printSummary()
+        return status
+    }
+
+    /// Reads `--concurrency`: a whole number from 1 to 100.
+    static func concurrency(parsing text: String) throws -> Int {
+        guard let value = Int(text), (1...100).contains(value) else {
+            throw UsageError("--concurrency must be a whole number from 1 to 100")
+        }
+        return value
+    }
+
+    /// Fails at once, before any request, for an input that is missing or is a folder.
+    private static func checkReadable(_ inputs: [String]) throws {
+        for path in inputs where path != "-" {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw CommandError(.usage, "cannot read \(path): no such file")
+            }
+            if isFolder.boolValue { throw CommandError(.usage, "cannot read \(path): it is a folder") }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandError(.usage, "cannot read \(path): permission denied")
+            }
+        }
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        return (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
+    private static func count(_ addresses: AddressReader) async throws -> Int {
+        var count = 0
+        for try await _ in addresses { count += 1 }
+        return count
+    }
+}

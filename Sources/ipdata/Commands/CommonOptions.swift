@@ -1,0 +1,95 @@
+import Foundation
+import IPData
+import IPDataTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The options every lookup command takes, read and checked in one place.
+struct CommonOptions {
+    static let fields = OptionSpec(
+        "fields", short: "f", value: "a,b,c",
+        help: "only these fields; dotted paths such as asn.name pick CSV and table columns")
+    static let format = OptionSpec(
+        "format", value: "FORMAT", help: "json, jsonl, csv or table (default: json for one result, jsonl for several)")
+    static let output = OptionSpec("output", value: "FILE", help: "write results to FILE instead of standard output")
+    static let apiKey = OptionSpec(
+        "api-key", value: "KEY", help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes)")
+    static let eu = OptionSpec("eu", help: "use the EU endpoint, \(IPDataClient.euBaseURL.absoluteString)")
+    static let baseURL = OptionSpec("base-url", value: "URL", help: "send requests to URL (a gateway, a test server)")
+    static let sandbox = OptionSpec(
+        "sandbox", help: "answer from built-in sample data: no key, no network (IPDataTesting's sandbox)")
+    static let help = OptionSpec("help", short: "h", help: "show this help")
+    static let version = OptionSpec("version", help: "print the version")
+
+    /// The options in the order help lists them.
+    static let specs = [fields, format, output, apiKey, eu, baseURL, sandbox, help, version]
+
+    /// The `--fields` selection, if any.
+    let selection: FieldSelection?
+    /// The `--format`, if given.
+    let format: OutputFormat?
+    /// The `--output` path, if given.
+    let outputPath: String?
+    /// The `--api-key` value, if given.
+    let apiKeyOption: String?
+    /// Where requests go: `--base-url`, the EU endpoint for `--eu`, else the global endpoint.
+    let baseURL: URL
+    /// `--sandbox`: answers come from sample data, never from the API. Only ever set by the flag.
+    let isSandbox: Bool
+
+    /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
+    init(_ parsed: ParsedArguments) throws {
+        let fieldLists = parsed.allValues(Self.fields.name)
+        selection = fieldLists.isEmpty ? nil : try FieldSelection(parsing: fieldLists)
+        format = try parsed.value(Self.format.name).map(OutputFormat.init(parsing:))
+        outputPath = parsed.value(Self.output.name)
+        if outputPath?.isEmpty == true { throw UsageError("--output needs a file name") }
+        apiKeyOption = parsed.value(Self.apiKey.name)
+        isSandbox = parsed.has(Self.sandbox.name)
+        if isSandbox, parsed.has(Self.baseURL.name) || parsed.has(Self.eu.name) {
+            throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
+        }
+        if let text = parsed.value(Self.baseURL.name) {
+            if parsed.has(Self.eu.name) { throw UsageError("use --eu or --base-url, not both") }
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.query == nil
+            else {
+                throw UsageError(
+                    "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
+            }
+            baseURL = url
+        } else {
+            baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
+        }
+    }
+
+    /// The client the command uses. With `--sandbox`, one that answers from sample data and
+    /// needs no key (saying so on standard error); otherwise one for the API key, with a session
+    /// of its own that gives up on a request after 30 s. Throws a configuration error (exit status
+    /// 2) that says how to set a key when there is none.
+    func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
+        if isSandbox {
+            console.note("sandbox: sample data, not live")
+            return IPDataSandbox().client()
+        }
+        let key = try Configuration.apiKey(option: apiKeyOption, environment: environment)
+        console.addSecret(key)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        return IPDataClient(apiKey: key, baseURL: baseURL, configuration: configuration)
+    }
+
+    /// Opens the output and returns a writer for `kind` records of `shape`.
+    func makeWriter(kind: RecordKind, shape: RecordShape) throws -> RecordWriter {
+        let format = format ?? OutputFormat.defaultFormat(for: shape)
+        let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        return makeRecordWriter(format: format, shape: shape, columns: columns, sink: try openOutput())
+    }
+
+    /// The file of `--output`, created or emptied, or standard output.
+    func openOutput() throws -> OutputSink {
+        try outputPath.map(OutputSink.file(atPath:)) ?? .standardOutput
+    }
+}

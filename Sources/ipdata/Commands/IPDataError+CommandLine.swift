@@ -1,0 +1,32 @@
+import Foundation
+import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension IPDataError {
+    /// The line `ipdata` prints for this error, in a record's `error` field or on stderr: the
+    /// error's description, with a network failure told by its reason rather than the whole
+    /// `NSError` dump, and a refused key saying where keys come from.
+    var commandLineMessage: String {
+        switch self {
+        case .unauthorized:
+            return "\(description) (check the key: ipdata init, IPDATA_API_KEY or --api-key)"
+        case .networkError(let error as URLError):
+            let reason = error.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
+            return "Network error: \(reason) (URLError \(error.code.rawValue))"
+        default:
+            return description
+        }
+    }
+
+    /// Whether every later lookup would fail the same way, so a run stops at once: a key the API
+    /// refuses (401), or an exhausted quota or a plan that does not allow the call (403).
+    var stopsTheRun: Bool {
+        switch self {
+        case .unauthorized, .forbidden: return true
+        default: return false
+        }
+    }
+}

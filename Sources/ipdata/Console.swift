@@ -1,0 +1,76 @@
+import Foundation
+
+/// What the tool tells the person running it, on standard error: one line per message, each
+/// starting with `ipdata: `, and a progress line that is redrawn in place.
+///
+/// Every message passes through `redact(_:)`, which replaces each known form of the API key with
+/// `REDACTED`: the library already keeps the key out of its errors, and this makes sure nothing
+/// else (a usage error, an echoed argument) can print it either.
+final class Console {
+    private var secrets: [String] = []
+    private var statusShown = false
+    private let standardError = FileHandle.standardError
+
+    /// A console that redacts the keys that `arguments` (`--api-key KEY`, `--api-key=KEY`) and
+    /// `environment` (`IPDATA_API_KEY`) carry.
+    init(arguments: [String], environment: [String: String]) {
+        var keys: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--api-key", index + 1 < arguments.count { keys.append(arguments[index + 1]) }
+            if argument.hasPrefix("--api-key=") { keys.append(String(argument.dropFirst("--api-key=".count))) }
+        }
+        if let key = environment[Configuration.keyVariable] { keys.append(key) }
+        for key in keys { addSecret(key) }
+    }
+
+    /// Redacts `key` too (a key read from the configuration file), in the form given and
+    /// percent-encoded, as it would appear in a URL.
+    func addSecret(_ key: String) {
+        let forms = [key, key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key]
+        for form in forms where !form.isEmpty && !secrets.contains(form) { secrets.append(form) }
+        secrets.sort { $0.count > $1.count }
+    }
+
+    /// `text` with every form of a known key replaced by `REDACTED`.
+    func redact(_ text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "REDACTED") }
+    }
+
+    /// `text`, redacted, on one line.
+    func oneLine(_ text: String) -> String {
+        redact(text).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// Prints `ipdata: <message>` on standard error, on one line.
+    func error(_ message: String) {
+        clearStatus()
+        writeError("ipdata: \(oneLine(message))\n")
+    }
+
+    /// Prints a notice, `ipdata: <message>`, on standard error, on one line.
+    func note(_ message: String) {
+        error(message)
+    }
+
+    /// Shows `text` as the progress line, replacing the one shown before (a terminal only).
+    func showStatus(_ text: String) {
+        writeError("\r\(oneLine(text))\u{1B}[K")
+        statusShown = true
+    }
+
+    /// Removes the progress line, if one is shown.
+    func clearStatus() {
+        guard statusShown else { return }
+        writeError("\r\u{1B}[K")
+        statusShown = false
+    }
+
+    /// Prints help, the version or a notice meant for standard output.
+    func printOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data(redact(text).utf8))
+    }
+
+    private func writeError(_ text: String) {
+        standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,39 @@
+/// The columns of CSV and table output: the `--fields` paths when given, else a default set.
+enum Columns {
+    /// The default CSV columns of an address lookup: the flat facts, and the nested ones most
+    /// often filtered on.
+    static let addressCSV = [
+        "ip", "is_eu", "city", "region", "region_code", "country_name", "country_code", "continent_name",
+        "continent_code", "latitude", "longitude", "postal", "calling_code", "asn.asn", "asn.name", "asn.domain",
+        "asn.route", "asn.type", "company.name", "company.domain", "company.type", "carrier.name", "time_zone.name",
+        "currency.code", "threat.is_tor", "threat.is_vpn", "threat.is_icloud_relay", "threat.is_proxy",
+        "threat.is_datacenter", "threat.is_anonymous", "threat.is_known_attacker", "threat.is_known_abuser",
+        "threat.is_threat", "threat.is_bogon", "threat.scores.threat_score", "threat.scores.trust_score",
+    ]
+    /// The default table columns of an address lookup: what fits a terminal.
+    static let addressTable = ["ip", "city", "region", "country_code", "asn.asn", "asn.name", "threat.is_threat"]
+    /// The default CSV columns of an ASN lookup; prefix and peer lists are left out.
+    static let asnCSV = ["asn", "name", "domain", "usage", "num_ips", "registry", "country", "date", "status"]
+    /// The default table columns of an ASN lookup.
+    static let asnTable = ["asn", "name", "domain", "usage", "num_ips", "country"]
+    /// The column a list adds for the addresses that failed.
+    static let error = "error"
+
+    /// The columns for `format`: the selected paths or the default set, and in a list an `error`
+    /// column at the end (unless the selection names it already).
+    static func columns(
+        kind: RecordKind, format: OutputFormat, selection: FieldSelection?, shape: RecordShape
+    ) -> [String] {
+        var columns: [String]
+        if let selection {
+            columns = selection.paths
+        } else {
+            switch kind {
+            case .address: columns = format == .table ? addressTable : addressCSV
+            case .asn: columns = format == .table ? asnTable : asnCSV
+            }
+        }
+        if shape == .list, !columns.contains(error) { columns.append(error) }
+        return columns
+    }
+}

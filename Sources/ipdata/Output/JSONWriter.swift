@@ -1,0 +1,41 @@
+/// Writes records as pretty JSON (one object, or an array of them) or as JSON lines.
+///
+/// Keys are sorted, so output is the same from run to run and platform to platform.
+final class JSONWriter: RecordWriter {
+    enum Style {
+        /// Each record as a pretty-printed object: the output of a command with one result.
+        case object
+        /// A pretty-printed array, written element by element as records arrive.
+        case array
+        /// One compact object per line.
+        case lines
+    }
+
+    private let style: Style
+    private let sink: OutputSink
+    private var count = 0
+
+    init(style: Style, sink: OutputSink) {
+        self.style = style
+        self.sink = sink
+    }
+
+    func write(_ record: Record) throws {
+        let value = JSONValue.object(record)
+        switch style {
+        case .object:
+            try sink.write(value.jsonText(pretty: true) + "\n")
+        case .array:
+            let element = value.jsonText(pretty: true).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+            try sink.write((count == 0 ? "[\n" : ",\n") + element)
+        case .lines:
+            try sink.write(value.jsonText() + "\n")
+        }
+        count += 1
+    }
+
+    func finish() throws {
+        guard style == .array else { return }
+        try sink.write(count == 0 ? "[]\n" : "\n]\n")
+    }
+}

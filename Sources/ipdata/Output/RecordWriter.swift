@@ -1,0 +1,18 @@
+/// Prints records one at a time, as they arrive, in one output format.
+protocol RecordWriter: AnyObject {
+    /// Prints one record.
+    func write(_ record: Record) throws
+    /// Prints whatever the format needs at the end (a closing bracket, a table's rows held back
+    /// for aligning, a CSV header when there were no records).
+    func finish() throws
+}
+
+/// The writer for `format`; `columns` are the CSV and table columns.
+func makeRecordWriter(format: OutputFormat, shape: RecordShape, columns: [String], sink: OutputSink) -> RecordWriter {
+    switch format {
+    case .json: return JSONWriter(style: shape == .single ? .object : .array, sink: sink)
+    case .jsonl: return JSONWriter(style: .lines, sink: sink)
+    case .csv: return CSVWriter(columns: columns, sink: sink)
+    case .table: return TableWriter(columns: columns, sink: sink)
+    }
+}

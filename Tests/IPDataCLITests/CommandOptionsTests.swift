@@ -1,0 +1,135 @@
+import IPData
+import XCTest
+
+@testable import ipdata_cli
+
+/// What each command accepts, checked before anything is sent: the common options, the lookup
+/// targets, and the options of `bulk`.
+final class CommandOptionsTests: XCTestCase {
+    private func common(_ arguments: String...) throws -> CommonOptions {
+        try CommonOptions(ArgumentParser(options: LookupCommand.options).parse(arguments))
+    }
+
+    private func assertUsageError<T>(_ body: @autoclosure () throws -> T, _ message: String, line: UInt = #line) {
+        XCTAssertThrowsError(try body(), line: line) { error in
+            XCTAssertEqual((error as? UsageError)?.message, message, line: line)
+        }
+    }
+
+    func testTheDefaultsAreTheGlobalEndpointAndNoSelection() throws {
+        let options = try common()
+        XCTAssertEqual(options.baseURL, IPDataClient.defaultBaseURL)
+        XCTAssertNil(options.selection)
+        XCTAssertNil(options.format)
+        XCTAssertNil(options.outputPath)
+        XCTAssertNil(options.apiKeyOption)
+    }
+
+    func testEUSelectsTheEUEndpoint() throws {
+        XCTAssertEqual(try common("--eu").baseURL, IPDataClient.euBaseURL)
+    }
+
+    func testBaseURLIsUsedAsGiven() throws {
+        XCTAssertEqual(
+            try common("--base-url", "https://127.0.0.1:8443/p").baseURL.absoluteString, "https://127.0.0.1:8443/p")
+    }
+
+    func testEUAndBaseURLTogetherAreAnError() {
+        assertUsageError(try common("--eu", "--base-url", "https://x.test"), "use --eu or --base-url, not both")
+    }
+
+    func testABaseURLMustBeHTTPWithAHostAndNoQuery() {
+        let message = "--base-url must be an http or https URL without a query, such as https://api.ipdata.co"
+        for url in ["ftp://x.test", "api.ipdata.co", "https://", "https://x.test/?api-key=1", "not a url"] {
+            assertUsageError(try common("--base-url", url), message)
+        }
+    }
+
+    func testFormatIsOneOfFour() throws {
+        XCTAssertEqual(try common("--format", "csv").format, .csv)
+        XCTAssertEqual(try common("--format=JSONL").format, .jsonl)
+        XCTAssertEqual(try common("--format", "table").format, .table)
+        assertUsageError(try common("--format", "xml"), "--format must be json, jsonl, csv or table")
+    }
+
+    func testOutputAndAPIKeyAreKept() throws {
+        let options = try common("--output", "out.csv", "--api-key", "k")
+        XCTAssertEqual(options.outputPath, "out.csv")
+        XCTAssertEqual(options.apiKeyOption, "k")
+        assertUsageError(try common("--output="), "--output needs a file name")
+    }
+
+    func testFieldsFromEveryOptionAreCombined() throws {
+        XCTAssertEqual(
+            try common("-f", "ip,asn.name", "--fields", "city").selection?.paths, ["ip", "asn.name", "city"])
+    }
+
+    func testNoArgumentsLookUpTheOwnAddress() throws {
+        XCTAssertEqual(try LookupCommand.Target(arguments: []), .ownAddress)
+    }
+
+    func testAddressesAreLookedUpAsGiven() throws {
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8"]), .addresses(["8.8.8.8"]))
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8", "::1"]), .addresses(["8.8.8.8", "::1"]))
+    }
+
+    func testASAndDigitsIsAnASN() throws {
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["AS15169"]), .asn("AS15169"))
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["as15169"]), .asn("as15169"))
+        // Anything else is looked up as an address, and the API says it is none.
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["ASN"]), .addresses(["ASN"]))
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["AS"]), .addresses(["AS"]))
+    }
+
+    func testOneASNAtATime() {
+        let message = "look up one ASN at a time, and without IP addresses"
+        assertUsageError(try LookupCommand.Target(arguments: ["AS1", "AS2"]), message)
+        assertUsageError(try LookupCommand.Target(arguments: ["8.8.8.8", "AS15169"]), message)
+    }
+
+    func testACommandWordAfterAnOptionIsAUsageError() {
+        assertUsageError(
+            try LookupCommand.Target(arguments: ["bulk", "ips.txt"]),
+            "bulk is a command, not an address: ipdata bulk [OPTIONS] …"
+        )
+    }
+
+    func testConcurrencyIsAWholeNumberFromOneToAHundred() throws {
+        XCTAssertEqual(try BulkCommand.concurrency(parsing: "1"), 1)
+        XCTAssertEqual(try BulkCommand.concurrency(parsing: "100"), 100)
+        for text in ["0", "101", "-1", "four", ""] {
+            assertUsageError(
+                try BulkCommand.concurrency(parsing: text), "--concurrency must be a whole number from 1 to 100")
+        }
+    }
+
+    func testAColumnIsANumberFromOneOrAName() throws {
+        XCTAssertEqual(try ColumnSelection(parsing: "1"), .index(0))
+        XCTAssertEqual(try ColumnSelection(parsing: "3"), .index(2))
+        XCTAssertEqual(try ColumnSelection(parsing: "ip_address"), .name("ip_address"))
+        assertUsageError(try ColumnSelection(parsing: "0"), "--column counts from 1: use 1 for the first column")
+        assertUsageError(try ColumnSelection(parsing: " "), "--column needs a column name or number")
+    }
+
+    func testEveryCommandsHelpNamesEachOfItsOptions() {
+        let commands: [(HelpText, [OptionSpec])] = [
+            (LookupCommand.help, LookupCommand.options), (BulkCommand.help, BulkCommand.options),
+            (InitCommand.help, InitCommand.options),
+        ]
+        for (help, options) in commands {
+            for option in options {
+                XCTAssertTrue(help.rendered.contains("--\(option.name)"), "\(option.name) in \(help.usage[0])")
+            }
+        }
+        XCTAssertTrue(LookupCommand.help.rendered.hasPrefix("usage: ipdata [OPTIONS] [IP… | ASN]\n"))
+        XCTAssertTrue(BulkCommand.help.rendered.hasPrefix("usage: ipdata bulk [OPTIONS] [FILE… | -]\n"))
+        XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [KEY]\n"))
+    }
+
+    func testTheLookupAndBulkCommandsShareTheCommonOptions() {
+        for option in CommonOptions.specs {
+            XCTAssertTrue(LookupCommand.options.contains(option), option.name)
+            XCTAssertTrue(BulkCommand.options.contains(option), option.name)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import XCTest
+
+@testable import ipdata_cli
+
+/// Messages never carry the API key, and are one line each.
+final class ConsoleTests: XCTestCase {
+    func testTheKeysOfTheCommandLineAndTheEnvironmentAreRedacted() {
+        let console = Console(
+            arguments: ["--api-key", "arg-key-1", "--api-key=arg-key-2", "8.8.8.8"],
+            environment: ["IPDATA_API_KEY": "env-key-3"])
+        XCTAssertEqual(
+            console.redact("arg-key-1 arg-key-2 env-key-3 8.8.8.8"), "REDACTED REDACTED REDACTED 8.8.8.8")
+    }
+
+    func testAnAddedKeyIsRedactedAsGivenAndPercentEncoded() {
+        let console = Console(arguments: [], environment: [:])
+        console.addSecret("k/y+z")
+        XCTAssertEqual(console.redact("k/y+z and k%2Fy%2Bz"), "REDACTED and REDACTED")
+    }
+
+    func testAMessageIsOneLine() {
+        let console = Console(arguments: [], environment: [:])
+        XCTAssertEqual(console.oneLine("first\nsecond\r\nthird"), "first second third")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import IPData
+import XCTest
+
+/// Help, the version and usage errors, run as the built binary; they need no server.
+final class HelpAndUsageTests: CommandLineTestCase {
+    override class var needsServer: Bool { false }
+
+    func testVersionIsTheLibrarysVersion() throws {
+        for arguments in [["--version"], ["bulk", "--version"], ["8.8.8.8", "--version"]] {
+            let run = try ipdata(arguments, key: .absent)
+            XCTAssertEqual(run.status, 0)
+            XCTAssertEqual(run.stdout, "ipdata \(IPDataClient.sdkVersion)\n")
+            XCTAssertEqual(run.stderr, "")
+        }
+    }
+
+    func testHelpGoesToStandardOutput() throws {
+        let cases: [([String], String)] = [
+            (["--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"), (["-h"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["bulk", "--help"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
+            (["init", "--help"], "usage: ipdata init [KEY]\n"),
+            (["--bogus", "--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
+        ]
+        for (arguments, start) in cases {
+            let run = try ipdata(arguments, key: .absent)
+            XCTAssertEqual(run.status, 0, arguments.joined(separator: " "))
+            XCTAssertTrue(run.stdout.hasPrefix(start), run.stdout)
+            XCTAssertEqual(run.stderr, "")
+        }
+    }
+
+    func testUsageErrorsAreOneLineAndExitTwo() throws {
+        let cases: [([String], String)] = [
+            (["--bogus"], "unknown option --bogus (see ipdata --help)"),
+            (["bulk", "--field", "asn"], "unknown option --field (see ipdata bulk --help)"),
+            (["--format", "xml"], "--format must be json, jsonl, csv or table (see ipdata --help)"),
+            (["--fields"], "option --fields needs a value (a,b,c) (see ipdata --help)"),
+            (["--eu", "--base-url", "https://x.test"], "use --eu or --base-url, not both (see ipdata --help)"),
+            (
+                ["bulk", "--concurrency", "0"],
+                "--concurrency must be a whole number from 1 to 100 (see ipdata bulk --help)"
+            ),
+            (
+                ["8.8.8.8", "--field", "asn", "--format", "csv"],
+                "--field prints one value: leave out --fields and --format (see ipdata --help)"
+            ),
+            (["AS1", "AS2"], "look up one ASN at a time, and without IP addresses (see ipdata --help)"),
+            (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
+        ]
+        for (arguments, message) in cases {
+            let run = try ipdata(arguments)
+            XCTAssertEqual(run.status, 2, arguments.joined(separator: " "))
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderrLines, ["ipdata: " + message])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// Whatever fails, a key never appears in what the tool prints. Each case runs with a sentinel
+/// key passed as the option, as the variable, or from the configuration file.
+final class KeySecrecyTests: CommandLineTestCase {
+    private let sentinel = "SENTINEL-KEY-7f3a9c"
+
+    private func assertNoSentinel(_ run: BuiltBinary.Run, _ label: String, line: UInt = #line) {
+        XCTAssertFalse(run.stdout.contains(sentinel), "stdout of \(label): \(run.stdout)", line: line)
+        XCTAssertFalse(run.stderr.contains(sentinel), "stderr of \(label): \(run.stderr)", line: line)
+        XCTAssertNotEqual(run.status, 0, label, line: line)
+    }
+
+    func testAKeyGivenAsTheOptionIsNeverPrinted() throws {
+        let failing: [[String]] = [
+            ["8.8.8.8"] + base,
+            ["8.8.8.8", "1.1.1.1"] + base,
+            ["AS15169"] + base,
+            ["--field", "asn"] + base,
+            ["8.8.8.8", "--base-url", "https://127.0.0.1:9"],
+            ["8.8.8.8", "--base-url", server["IPDATA_TEST_URL_BASIC_AUTH"] ?? ""],
+            ["8.8.8.8", "--bogus"],
+            ["--format", "xml"],
+            ["--eu", "--base-url", "https://x.test"],
+            [sentinel] + base,
+            ["8.8.8.8", "--field"],
+        ]
+        for arguments in failing {
+            for form in [["--api-key", sentinel], ["--api-key=\(sentinel)"]] {
+                let run = try ipdata(form + arguments, key: .absent)
+                assertNoSentinel(run, (form + arguments).joined(separator: " "))
+            }
+        }
+        let bulk = try ipdata(["bulk", "--api-key", sentinel] + base, key: .absent, stdin: "8.8.8.8\n10.0.0.1\n")
+        assertNoSentinel(bulk, "bulk")
+        let misplaced = try ipdata(["--eu=\(sentinel)"], key: .absent)
+        assertNoSentinel(misplaced, "a key given to a flag")
+    }
+
+    func testAKeyFromTheVariableIsNeverPrinted() throws {
+        for arguments in [["8.8.8.8"] + base, ["bulk"] + base, ["8.8.8.8", "--base-url", "https://127.0.0.1:9"]] {
+            let run = try ipdata(arguments, key: .given(sentinel), stdin: "8.8.8.8\n")
+            assertNoSentinel(run, arguments.joined(separator: " "))
+        }
+    }
+
+    func testAKeyFromTheFileIsNeverPrinted() throws {
+        XCTAssertEqual(try ipdata(["init", sentinel], key: .absent).status, 0)
+        for arguments in [["8.8.8.8"] + base, ["bulk", "-"] + base, ["1.1.1.1", "--field", "asn"] + base] {
+            let run = try ipdata(arguments, key: .absent, stdin: "1.1.1.1\n")
+            assertNoSentinel(run, arguments.joined(separator: " "))
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import XCTest
+
+@testable import ipdata_cli
+
+/// `ipdata`, `ipdata IP…`, `ipdata AS…` and `--field`, run as a user would, against the local server.
+final class LookupCommandTests: CommandLineTestCase {
+    func testNoArgumentLooksUpTheOwnAddress() throws {
+        let run = try ipdata(base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let result = try object(run.stdout)
+        XCTAssertEqual(result["ip"], .string("8.8.8.8"))
+        XCTAssertTrue(run.stdout.hasPrefix("{\n  \""), "pretty JSON")
+    }
+
+    func testOneAddressIsOnePrettyJSONObject() throws {
+        let run = try ipdata(["1.1.1.1"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let result = try object(run.stdout)
+        XCTAssertEqual(result["ip"], .string("1.1.1.1"))
+        XCTAssertEqual(result["country_code"], .string("AU"))
+        XCTAssertEqual(result.value(at: "asn.name"), .string("Cloudflare, Inc."))
+    }
+
+    func testSeveralAddressesAreJSONLinesInOrderFromOneBulkRequest() throws {
+        let mark = accessLogMark()
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "2001:4860:4860::8844"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(
+            try objects(run).map { $0["ip"] }, ["8.8.8.8", "1.1.1.1", "2001:4860:4860::8844"].map(JSONValue.string))
+        let requests = try accessEntries(since: mark, atLeast: 1)
+        XCTAssertEqual(requests.map(\.uri), ["/bulk"])
+    }
+
+    func testAnASNPrintsItsDetail() throws {
+        let run = try ipdata(["AS15169"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let detail = try object(run.stdout)
+        XCTAssertEqual(detail["asn"], .string("AS15169"))
+        XCTAssertEqual(detail["name"], .string("Google LLC"))
+    }
+
+    func testFieldPrintsATextFieldAsTheAPIReturnsIt() throws {
+        let run = try ipdata(["8.8.8.8", "--field", "country_name"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "United States\n")
+    }
+
+    func testFieldPrintsAnObjectFieldAsJSON() throws {
+        let run = try ipdata(["8.8.8.8", "--field", "asn"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try object(run.stdout)["name"], .string("Google LLC"))
+    }
+
+    func testFieldFollowsADottedPath() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field=asn.name"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "Google LLC\nCloudflare, Inc.\n")
+    }
+
+    func testFieldOfTheOwnAddress() throws {
+        let run = try ipdata(["--field", "ip"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "8.8.8.8\n")
+    }
+
+    func testFieldOfAnASN() throws {
+        let run = try ipdata(["AS15169", "--field", "name"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "Google LLC\n")
+    }
+
+    func testAnUnknownFieldFailsWithTheAPIsMessage() throws {
+        let run = try ipdata(["8.8.8.8", "--field", "nope"] + base)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines, ["ipdata: Bad Request: nope is not a valid field."])
+    }
+
+    func testFieldsAreSentAndDottedPathsBecomeCSVColumns() throws {
+        let mark = accessLogMark()
+        let run = try ipdata(["1.1.1.1", "-f", "ip,asn.name,threat.is_tor", "--format", "csv"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "ip,asn.name,threat.is_tor\n1.1.1.1,\"Cloudflare, Inc.\",false\n")
+        let request = try XCTUnwrap(accessEntries(since: mark, atLeast: 1).first)
+        XCTAssertEqual(request.uri, "/1.1.1.1")
+    }
+
+    func testFieldsKeepWholeTopLevelObjectsInJSON() throws {
+        let run = try ipdata(["8.8.8.8", "--fields", "ip,asn.name"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let result = try object(run.stdout)
+        XCTAssertEqual(Set(result.keys), ["ip", "asn"])
+        XCTAssertEqual(result.value(at: "asn.domain"), .string("google.com"))
+    }
+
+    func testATable() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--format", "table", "-f", "ip,country_code,asn.name"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            ip       country_code  asn.name          error
+            8.8.8.8  US            Google LLC
+            1.1.1.1  AU            Cloudflare, Inc.
+
+            """)
+    }
+
+    func testSeveralAddressesAsAJSONArray() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--format", "json", "-f", "ip"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            try JSONParser.parse(Data(run.stdout.utf8)),
+            .array([.object(["ip": .string("8.8.8.8")]), .object(["ip": .string("1.1.1.1")])]))
+    }
+
+    func testOutputGoesToTheFileNamed() throws {
+        let file = home.appendingPathComponent("out.json")
+        let run = try ipdata(["1.1.1.1", "--output", file.path] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(try object(String(contentsOf: file, encoding: .utf8))["ip"], .string("1.1.1.1"))
+    }
+
+    func testARejectedAddressFailsWithOneLine() throws {
+        let run = try ipdata(["10.0.0.1"] + base)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines, ["ipdata: Bad Request: 10.0.0.1 is a private IP address"])
+    }
+
+    func testAmongSeveralARejectedAddressIsAnErrorRecordAndTheExitStatusIsOne() throws {
+        let run = try ipdata(["8.8.8.8", "10.0.0.1", "not-an-ip"] + base)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "")
+        let results = try objects(run)
+        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(results[0]["ip"], .string("8.8.8.8"))
+        XCTAssertNil(results[0]["error"])
+        XCTAssertEqual(
+            results[1], ["ip": .string("10.0.0.1"), "error": .string("Bad Request: 10.0.0.1 is a private IP address")])
+        XCTAssertEqual(
+            results[2],
+            [
+                "ip": .string("not-an-ip"),
+                "error": .string("Bad Request: not-an-ip does not appear to be an IPv4 or IPv6 address"),
+            ])
+    }
+
+    func testAnUnknownASNFailsWithOneLine() throws {
+        let run = try ipdata(["AS999999"] + base)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderrLines, ["ipdata: Not Found: AS999999 was not found."])
+    }
+
+    func testABadKeyFailsWithOneLine() throws {
+        let run = try ipdata(["8.8.8.8"] + base, key: .given("not-a-key"))
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(
+            run.stderrLines,
+            [
+                "ipdata: Unauthorized: You have not provided a valid API Key. "
+                    + "(check the key: ipdata init, IPDATA_API_KEY or --api-key)"
+            ])
+    }
+
+    func testABadKeyStopsSeveralLookupsAtOnce() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1"] + base, key: .given("not-a-key"))
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
+    }
+
+    func testAnExhaustedQuotaFailsWithTheAPIsMessage() throws {
+        let run = try ipdata(["8.8.8.8"] + base, key: .given(server["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"))
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(
+            run.stderrLines,
+            [
+                "ipdata: Forbidden: You have exceeded your free quota. Upgrade to a paid plan to re-activate your account."
+            ])
+    }
+
+    func testAFreePlanLooksUpSeveralAddressesOneByOneAndSaysSoOnce() throws {
+        let addresses = (1...5).map { "9.9.9.\($0)" }
+        let run = try ipdata(addresses + base, key: .given(server["IPDATA_TEST_FREE_KEY"] ?? "free-key"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try objects(run).map { $0["ip"] }, addresses.map(JSONValue.string))
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: this API key's plan does not allow bulk requests: continuing with single lookups"])
+    }
+
+    func testAServerThatCannotBeReachedIsANetworkError() throws {
+        let run = try ipdata(["8.8.8.8", "--base-url", "https://127.0.0.1:9"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Network error: "), run.stderr)
+        XCTAssertTrue(run.stderr.hasSuffix(" (URLError -1004)\n"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("UserInfo"), "the reason, not the NSError dump: \(run.stderr)")
+    }
+
+    func testAnAuthenticationChallengeIsRefusedAtOnce() throws {
+        // A gateway that answers 401 with WWW-Authenticate: the tool's own session refuses it.
+        let start = Date()
+        let run = try ipdata(["8.8.8.8", "--base-url", server["IPDATA_TEST_URL_BASIC_AUTH"] ?? ""])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+}

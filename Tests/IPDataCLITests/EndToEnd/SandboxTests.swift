@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+
+/// `ipdata --sandbox`: sample answers with no key and no network; never chosen by itself.
+final class SandboxTests: CommandLineTestCase {
+    override class var needsServer: Bool { false }
+
+    func testASandboxLookupNeedsNoKeyAndSaysItIsNotLive() throws {
+        let run = try ipdata(["--sandbox", "185.220.101.1"], key: .absent)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "ipdata: sandbox: sample data, not live\n")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["ip"] as? String, "185.220.101.1")
+        XCTAssertEqual((object["threat"] as? [String: Any])?["is_tor"] as? Bool, true)
+    }
+
+    func testSandboxBulkAnswersEveryAddressInOrder() throws {
+        let run = try ipdata(
+            ["--sandbox", "bulk", "--format", "csv", "-f", "ip,country_code"], key: .absent,
+            stdin: "8.8.8.8\n192.168.1.1\n2a02:8070:a182:c100::1\n")
+        XCTAssertEqual(run.status, 1, "a private address is a failed record")
+        XCTAssertEqual(
+            run.stdout,
+            "ip,country_code,error\n8.8.8.8,US,\n192.168.1.1,,Bad Request: 192.168.1.1 is a private IP address\n"
+                + "2a02:8070:a182:c100::1,DE,\n")
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: sandbox: sample data, not live\n"), run.stderr)
+    }
+
+    func testWithoutTheFlagThereIsNoSandbox() throws {
+        let run = try ipdata(["8.8.8.8"], key: .absent)
+        XCTAssertEqual(run.status, 2, "no key: a configuration error, not sample data")
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertFalse(run.stderr.contains("sandbox"), run.stderr)
+    }
+
+    func testTheSandboxCannotBeCombinedWithARealEndpoint() throws {
+        let run = try ipdata(["--sandbox", "--eu", "8.8.8.8"], key: .absent)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("--sandbox answers from sample data"), run.stderr)
+    }
+}

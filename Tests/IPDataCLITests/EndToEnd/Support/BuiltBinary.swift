@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+/// The `ipdata` executable that `swift build` put next to this test bundle, run as a child
+/// process with the arguments, environment and standard input a test gives it.
+///
+/// SwiftPM builds every product of the package into one folder (`.build/debug`, or the
+/// `--scratch-path` given): on Linux the test runner, `IPDataPackageTests.xctest`, is an
+/// executable in that folder, so `Bundle.main` is that folder; on macOS the `.xctest` bundle is
+/// loaded by `xctest` and sits in it. `IPDATA_CLI_BINARY` overrides the path.
+enum BuiltBinary {
+    /// What one run did.
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        /// The lines of standard error, without empty ones.
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        /// The lines of standard output, without empty ones.
+        var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static var url: URL {
+        if let path = ProcessInfo.processInfo.environment["IPDATA_CLI_BINARY"] { return URL(fileURLWithPath: path) }
+        return productsFolder.appendingPathComponent("ipdata")
+    }
+
+    private static var productsFolder: URL {
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    /// Runs the binary (or `executable`) and waits for it, at most `timeout` seconds (then it is
+    /// killed and the test fails). Standard output and error go to files, so a large output
+    /// cannot block it.
+    static func run(
+        _ arguments: [String], executable: URL = url, environment: [String: String], stdin: URL? = nil,
+        timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Run {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            XCTFail("no ipdata binary at \(url.path): build it with `swift build`", file: file, line: line)
+            throw XCTSkip("no binary")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ipdata-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stdoutURL = folder.appendingPathComponent("stdout")
+        let stderrURL = folder.appendingPathComponent("stderr")
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            exited.wait()
+            XCTFail("ipdata \(arguments.joined(separator: " ")) still ran after \(timeout) s", file: file, line: line)
+        }
+        return Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+    }
+}

@@ -1,0 +1,41 @@
+import XCTest
+
+@testable import ipdata_cli
+
+/// `-f/--fields`: what is sent as `fields=`, and what is kept.
+final class FieldSelectionTests: XCTestCase {
+    func testPathsKeepTheirOrderWithoutRepeats() throws {
+        let selection = try FieldSelection(parsing: ["ip, city,asn.name", "ip", "threat.is_tor,,"])
+        XCTAssertEqual(selection.paths, ["ip", "city", "asn.name", "threat.is_tor"])
+    }
+
+    func testTheTopLevelPartOfEachPathIsSentOnce() throws {
+        let selection = try FieldSelection(parsing: ["asn.name,ip,asn.domain,threat.is_tor,threat.scores.vpn_score"])
+        XCTAssertEqual(selection.topLevelNames, ["asn", "ip", "threat"])
+    }
+
+    func testAFilterKeepsOnlyTheTopLevelKeysSelected() throws {
+        let selection = try FieldSelection(parsing: ["ip,asn.name"])
+        let record: Record = ["ip": .string("1.1.1.1"), "city": .string("X"), "asn": .object(["name": .string("A")])]
+        XCTAssertEqual(selection.filter(record), ["ip": .string("1.1.1.1"), "asn": .object(["name": .string("A")])])
+    }
+
+    func testAnEmptySelectionIsAnError() {
+        for lists in [[""], [",,"], [" "]] {
+            XCTAssertThrowsError(try FieldSelection(parsing: lists)) { error in
+                XCTAssertEqual(
+                    (error as? UsageError)?.message, "--fields needs at least one field name, such as ip,city")
+            }
+        }
+    }
+
+    func testAPathWithAnEmptyStepIsAnError() {
+        for path in ["asn..name", ".ip", "asn."] {
+            XCTAssertThrowsError(try FieldSelection(parsing: [path])) { error in
+                XCTAssertEqual(
+                    (error as? UsageError)?.message,
+                    "--fields: \(path) is not a field name or a dotted path such as asn.name")
+            }
+        }
+    }
+}

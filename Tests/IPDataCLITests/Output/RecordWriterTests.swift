@@ -1,0 +1,197 @@
+import Foundation
+import XCTest
+
+@testable import ipdata_cli
+
+/// The output formats: CSV quoting, dotted-path columns, JSON and JSON lines, tables.
+final class RecordWriterTests: XCTestCase {
+    private let cloudflare: Record = [
+        "ip": .string("1.1.1.1"),
+        "asn": .object(["name": .string("Cloudflare, Inc."), "asn": .string("AS13335")]),
+        "threat": .object(["is_tor": .bool(false), "scores": .object(["trust_score": .integer(100)])]),
+        "latitude": .number(-33.494),
+    ]
+
+    private func write(_ records: [Record], format: OutputFormat, shape: RecordShape = .list, columns: [String]) throws
+        -> String
+    {
+        try captureOutput { sink in
+            let writer = makeRecordWriter(format: format, shape: shape, columns: columns, sink: sink)
+            for record in records { try writer.write(record) }
+            try writer.finish()
+        }
+    }
+
+    // MARK: CSV
+
+    func testCSVHasAHeaderThenOneRowPerRecord() throws {
+        let text = try write([cloudflare, ["ip": .string("8.8.8.8")]], format: .csv, columns: ["ip", "latitude"])
+        XCTAssertEqual(text, "ip,latitude\n1.1.1.1,-33.494\n8.8.8.8,\n")
+    }
+
+    func testCSVWithoutRecordsIsTheHeaderAlone() throws {
+        XCTAssertEqual(try write([], format: .csv, columns: ["ip", "error"]), "ip,error\n")
+    }
+
+    func testCSVQuotesAFieldWithAComma() throws {
+        let text = try write([cloudflare], format: .csv, columns: ["ip", "asn.name"])
+        XCTAssertEqual(text, "ip,asn.name\n1.1.1.1,\"Cloudflare, Inc.\"\n")
+    }
+
+    func testCSVDoublesQuotesInsideAQuotedField() {
+        XCTAssertEqual(CSVWriter.field(#"The "Best" ISP"#), #""The ""Best"" ISP""#)
+        XCTAssertEqual(CSVWriter.field("\""), "\"\"\"\"")
+    }
+
+    func testCSVQuotesLineBreaks() {
+        XCTAssertEqual(CSVWriter.field("two\nlines"), "\"two\nlines\"")
+        XCTAssertEqual(CSVWriter.field("carriage\rreturn"), "\"carriage\rreturn\"")
+        XCTAssertEqual(CSVWriter.field("crlf\r\n"), "\"crlf\r\n\"")
+    }
+
+    func testCSVLeavesPlainFieldsAlone() {
+        XCTAssertEqual(CSVWriter.field("Mountain View"), "Mountain View")
+        XCTAssertEqual(CSVWriter.field("2001:db8::1"), "2001:db8::1")
+        XCTAssertEqual(CSVWriter.field(""), "")
+    }
+
+    func testCSVReadsNestedValuesByDottedPath() throws {
+        let text = try write(
+            [cloudflare], format: .csv, columns: ["asn.asn", "threat.is_tor", "threat.scores.trust_score", "asn.nope"])
+        XCTAssertEqual(text, "asn.asn,threat.is_tor,threat.scores.trust_score,asn.nope\nAS13335,false,100,\n")
+    }
+
+    func testCSVWritesAnObjectOrArrayAsCompactJSON() throws {
+        let record: Record = ["languages": .array([.object(["name": .string("English")])])]
+        let text = try write([record], format: .csv, columns: ["languages"])
+        XCTAssertEqual(text, "languages\n\"[{\"\"name\"\":\"\"English\"\"}]\"\n")
+    }
+
+    func testACSVRowReadsBackToItsValues() throws {
+        let tricky = "a, \"b\"\nc"
+        let text = try write(
+            [["ip": .string("1.1.1.1"), "error": .string(tricky)]], format: .csv, columns: ["ip", "error"])
+        let row = String(text.dropFirst("ip,error\n".count).dropLast())
+        XCTAssertEqual(CSVRecord.fields(row), ["1.1.1.1", tricky])
+    }
+
+    // MARK: JSON
+
+    func testJSONLinesIsOneCompactSortedObjectPerLine() throws {
+        let text = try write(
+            [cloudflare, ["ip": .string("10.0.0.1"), "error": .string("Bad Request: private")]], format: .jsonl,
+            columns: [])
+        XCTAssertEqual(
+            text,
+            """
+            {"asn":{"asn":"AS13335","name":"Cloudflare, Inc."},"ip":"1.1.1.1","latitude":-33.494,"threat":{"is_tor":false,"scores":{"trust_score":100}}}
+            {"error":"Bad Request: private","ip":"10.0.0.1"}
+
+            """)
+    }
+
+    func testJSONForOneResultIsAPrettyObject() throws {
+        let text = try write(
+            [["ip": .string("8.8.8.8"), "asn": .object(["name": .string("Google LLC")])]], format: .json,
+            shape: .single, columns: [])
+        XCTAssertEqual(
+            text,
+            """
+            {
+              "asn": {
+                "name": "Google LLC"
+              },
+              "ip": "8.8.8.8"
+            }
+
+            """)
+    }
+
+    func testJSONForAListIsAPrettyArrayWrittenAsRecordsArrive() throws {
+        let text = try write([["ip": .string("1.1.1.1")], ["ip": .string("8.8.8.8")]], format: .json, columns: [])
+        XCTAssertEqual(
+            text,
+            """
+            [
+              {
+                "ip": "1.1.1.1"
+              },
+              {
+                "ip": "8.8.8.8"
+              }
+            ]
+
+            """)
+        XCTAssertEqual(try write([], format: .json, columns: []), "[]\n")
+    }
+
+    func testEveryJSONFormatReadsBackToTheSameRecords() throws {
+        let records = [cloudflare, ["ip": .string("::1"), "error": .string("tab\there \"quoted\" / é 🇺🇸")]]
+        let lines = try write(records, format: .jsonl, columns: []).split(separator: "\n")
+        XCTAssertEqual(try lines.map { try JSONParser.parse(Data($0.utf8)) }, records.map(JSONValue.object))
+        let array = try write(records, format: .json, columns: [])
+        XCTAssertEqual(try JSONParser.parse(Data(array.utf8)), .array(records.map(JSONValue.object)))
+    }
+
+    // MARK: Table
+
+    func testATableAlignsItsColumnsUnderAHeader() throws {
+        let text = try write(
+            [cloudflare, ["ip": .string("8.8.8.8"), "asn": .object(["name": .string("Google")])]], format: .table,
+            columns: ["ip", "asn.name", "threat.is_tor"])
+        XCTAssertEqual(
+            text,
+            """
+            ip       asn.name          threat.is_tor
+            1.1.1.1  Cloudflare, Inc.  false
+            8.8.8.8  Google
+
+            """)
+    }
+
+    func testATableKeepsEachRecordOnOneLine() throws {
+        let text = try write([["ip": .string("a\nb\tc")]], format: .table, columns: ["ip"])
+        XCTAssertEqual(text, "ip\na b c\n")
+    }
+
+    func testATableHoldsBackOnlyTheRowsThatSetTheWidths() throws {
+        let url = try makeTemporaryDirectory().appendingPathComponent("table")
+        let writer = TableWriter(columns: ["ip"], sink: try OutputSink.file(atPath: url.path))
+        for index in 0..<(TableWriter.alignmentRows - 1) { try writer.write(["ip": .string("\(index)")]) }
+        XCTAssertEqual(try Data(contentsOf: url).count, 0)
+        try writer.write(["ip": .string("last of the first block")])
+        try writer.write(["ip": .string("streamed, wider than the widths")])
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, TableWriter.alignmentRows + 2)
+        XCTAssertEqual(lines.last, "streamed, wider than the widths")
+    }
+
+    // MARK: Columns
+
+    func testColumnsAreTheSelectedPathsPlusErrorInAList() throws {
+        let selection = try FieldSelection(parsing: ["ip,asn.name"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .list),
+            ["ip", "asn.name", "error"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .single), ["ip", "asn.name"])
+        let withError = try FieldSelection(parsing: ["error,ip"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: withError, shape: .list), ["error", "ip"])
+    }
+
+    func testWithoutFieldsTheDefaultColumnsDependOnKindAndFormat() {
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: nil, shape: .single), Columns.addressCSV)
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .table, selection: nil, shape: .single), Columns.addressTable)
+        XCTAssertEqual(Columns.columns(kind: .asn, format: .csv, selection: nil, shape: .single), Columns.asnCSV)
+        XCTAssertEqual(Columns.columns(kind: .asn, format: .table, selection: nil, shape: .single), Columns.asnTable)
+        XCTAssertEqual(Columns.addressCSV.first, "ip")
+    }
+
+    func testTheDefaultFormatIsJSONForOneResultAndJSONLinesForSeveral() {
+        XCTAssertEqual(OutputFormat.defaultFormat(for: .single), .json)
+        XCTAssertEqual(OutputFormat.defaultFormat(for: .list), .jsonl)
+    }
+}
