@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The floor: what a hand-written client does with URLSession and JSONDecoder, and nothing else
+/// (no validation, no redaction, no coalescing, no tolerant decoding).
+final class PlainURLSessionClient: Sendable {
+    let base: String
+    let key: String
+    let session: URLSession
+
+    init(base: URL, key: String, withDelegate: Bool = false) {
+        self.base = base.absoluteString
+        self.key = key
+        session = URLSession(configuration: .default, delegate: withDelegate ? EmptyDelegate() : nil, delegateQueue: nil)
+    }
+
+    func lookup(_ ip: String) async -> Bool {
+        var request = URLRequest(url: URL(string: "\(base)/\(ip)?api-key=\(key)")!)
+        request.setValue(key, forHTTPHeaderField: "api-key")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        guard let (data, response) = try? await session.data(for: request),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        else { return false }
+        return (try? JSONDecoder().decode(PlainLookup.self, from: data)) != nil
+    }
+}
+
+/// The lookup object as plain synthesized Codable types with explicit keys.
+struct PlainLookup: Decodable {
+    struct ASN: Decodable { let asn, name, domain, route, type: String? }
+    struct Company: Decodable { let name, domain, network, type: String? }
+    struct Carrier: Decodable { let name, mcc, mnc: String? }
+    struct Language: Decodable { let name, native, code: String? }
+    struct Currency: Decodable { let name, code, symbol, native, plural: String? }
+    struct Zone: Decodable {
+        let name, abbr, offset: String?
+        let isDST: Bool?
+        let currentTime: String?
+        enum CodingKeys: String, CodingKey {
+            case name, abbr, offset
+            case isDST = "is_dst"
+            case currentTime = "current_time"
+        }
+    }
+    struct Blocklist: Decodable {
+        let name, site, type: String?
+    }
+    struct Scores: Decodable {
+        let vpnScore, proxyScore, threatScore, trustScore: Int?
+        enum CodingKeys: String, CodingKey {
+            case vpnScore = "vpn_score"
+            case proxyScore = "proxy_score"
+            case threatScore = "threat_score"
+            case trustScore = "trust_score"
+        }
+    }
+    struct Threat: Decodable {
+        let isTor, isVPN, isProxy, isDatacenter, isAnonymous, isKnownAttacker, isKnownAbuser, isThreat, isBogon: Bool?
+        let blocklists: [Blocklist]?
+        let scores: Scores?
+        enum CodingKeys: String, CodingKey {
+            case isTor = "is_tor"
+            case isVPN = "is_vpn"
+            case isProxy = "is_proxy"
+            case isDatacenter = "is_datacenter"
+            case isAnonymous = "is_anonymous"
+            case isKnownAttacker = "is_known_attacker"
+            case isKnownAbuser = "is_known_abuser"
+            case isThreat = "is_threat"
+            case isBogon = "is_bogon"
+            case blocklists, scores
+        }
+    }
+
+    let ip, city, region, regionCode, countryName, countryCode, continentName, continentCode: String?
+    let isEU: Bool?
+    let latitude, longitude: Double?
+    let postal, callingCode, flag, emojiFlag, emojiUnicode: String?
+    let asn: ASN?
+    let company: Company?
+    let carrier: Carrier?
+    let languages: [Language]?
+    let currency: Currency?
+    let timeZone: Zone?
+    let threat: Threat?
+
+    enum CodingKeys: String, CodingKey {
+        case ip, city, region, latitude, longitude, postal, flag, asn, company, carrier, languages, currency, threat
+        case regionCode = "region_code"
+        case countryName = "country_name"
+        case countryCode = "country_code"
+        case continentName = "continent_name"
+        case continentCode = "continent_code"
+        case isEU = "is_eu"
+        case callingCode = "calling_code"
+        case emojiFlag = "emoji_flag"
+        case emojiUnicode = "emoji_unicode"
+        case timeZone = "time_zone"
+    }
+}
+
+/// A session delegate that implements nothing, to measure what having one costs.
+final class EmptyDelegate: NSObject, URLSessionTaskDelegate, Sendable {}
