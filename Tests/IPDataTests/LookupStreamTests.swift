@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 
 @testable import IPData
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Looking up any number of addresses: chunks, order, failures per address and per request,
 /// the single-lookup fallback, the cache, and memory bounded by the window.
@@ -146,6 +149,33 @@ final class LookupStreamTests: MockedClientTestCase {
         XCTAssertEqual(sent.count, requestsAfterFirstRun, "every address came from the cache")
     }
 
+    func testStoppingEarlyCancelsTheRequestsInFlight() async throws {
+        let transport = HoldingTransport()
+        let client = IPDataClient(apiKey: Self.apiKey, transport: transport)
+        for try await first in client.lookupStream(addresses(400)) {
+            XCTAssertEqual(first.ip, "8.0.0.0")
+            break  // three more chunks are waiting at the transport
+        }
+        for _ in 0..<1_000 where transport.cancelled < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertEqual(transport.cancelled, 3, "leaving the loop cancelled every request still in flight")
+    }
+
+    func testAnInputErrorComesAfterTheResultsReadBeforeIt() async throws {
+        answerLikeTheAPI()
+        struct InputFailed: Error {}
+        let ips = addresses(150)
+        let input = AsyncThrowingStream<String, Error> { continuation in
+            for ip in ips { continuation.yield(ip) }
+            continuation.finish(throwing: InputFailed())
+        }
+        var delivered: [String] = []
+        do {
+            for try await result in client.lookupStream(input) { delivered.append(result.ip) }
+            XCTFail("the input's error was not thrown")
+        } catch is InputFailed {}
+        XCTAssertEqual(delivered, ips, "every address read before the error was answered and delivered")
+    }
+
     func testAnEmptyInputGivesNoResultsAndSendsNothing() async throws {
         let results = try await client.lookupAll([String]())
         XCTAssertTrue(results.isEmpty)
@@ -167,5 +197,27 @@ private struct CountingAddresses: Sequence, Sendable {
             guard index < count else { return nil }
             return "8.\(index / 65_536).\(index / 256 % 256).\(index % 256)"
         }
+    }
+}
+
+/// Answers the bulk request that carries 8.0.0.0 and holds every other one until it is
+/// cancelled, counting the cancellations.
+private final class HoldingTransport: IPDataTransport, Sendable {
+    private let cancellations = Locked(0)
+    var cancelled: Int { cancellations.withLock { $0 } }
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let ips = (try? JSONSerialization.jsonObject(with: request.httpBody ?? Data())) as? [String] ?? []
+        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/2", headerFields: nil)!
+        if ips.first == "8.0.0.0" {
+            return (try JSONSerialization.data(withJSONObject: ips.map { ["ip": $0] }), response)
+        }
+        do {
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+        } catch {
+            cancellations.withLock { $0 += 1 }
+            throw URLError(.cancelled)
+        }
+        return (Data("[]".utf8), response)
     }
 }

@@ -87,7 +87,8 @@ public final class IPDataClient: Sendable {
         apiKey: String, baseURL: URL, ownedSessionWith configuration: URLSessionConfiguration, cache: LookupCache?
     ) {
         let delegate = OwnedSessionDelegate()
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let session = URLSession(
+            configuration: Platform.ownedSessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
         self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate, cache: cache)
     }
 
@@ -152,12 +153,13 @@ public final class IPDataClient: Sendable {
             throw IPDataError.badRequest(InputValidation.invalidAddressMessage(ip))
         }
         if let cached = cache?.value(forKey: key) { return cached }
-        let response = try await coalescer.value(forKey: key) {
+        return try await coalescer.value(forKey: key) {
             willSend?()
-            return try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
+            let response = try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
+            // Filled before the shared request closes, so no later caller slips between the two.
+            cache?.insert(response, forKey: key)
+            return response
         }
-        cache?.insert(response, forKey: key)
-        return response
     }
 
     /// Returns the raw body of one field of an address, for example `"asn"` or `"country_name"`.

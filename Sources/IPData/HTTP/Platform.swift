@@ -22,6 +22,7 @@ enum Platform {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
+                    pending.finish()
                     if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
@@ -38,6 +39,22 @@ enum Platform {
         #else
         return try await session.data(for: request)
         #endif
+    }
+
+    /// The configuration of a session the client creates: a copy of `configuration` (the
+    /// caller's object is left alone), without a `URLCache` on Linux.
+    ///
+    /// On Linux, a session with a `URLCache` looks each data task up in the cache on another
+    /// queue before it starts; a task cancelled while its answer arrives can then be failed after
+    /// URLSession has forgotten it, which stops the process ("Trying to access a behaviour for a
+    /// task that in not in the registry"). The API's answers are not cacheable, so nothing is lost.
+    static func ownedSessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        // `copy()` of a URLSessionConfiguration is always a URLSessionConfiguration.
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        #if canImport(FoundationNetworking)
+        copy.urlCache = nil
+        #endif
+        return copy
     }
 
     /// How long a request through a session the client does not own may take before the client
@@ -125,6 +142,14 @@ private final class PendingDataTask: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
+    private var isFinished = false
+
+    /// Called by the completion handler: after it, cancelling has nothing left to stop.
+    func finish() {
+        lock.lock()
+        isFinished = true
+        lock.unlock()
+    }
 
     func start(_ task: URLSessionDataTask) {
         lock.lock()
@@ -139,7 +164,7 @@ private final class PendingDataTask: @unchecked Sendable {
     func cancel() {
         lock.lock()
         isCancelled = true
-        let task = self.task
+        let task = isFinished ? nil : self.task
         lock.unlock()
         guard let task else { return }
         DispatchQueue.global().async { task.cancel() }

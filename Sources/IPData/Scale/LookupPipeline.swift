@@ -15,6 +15,8 @@ final class LookupPipeline {
     private var ready: [IPLookupResult] = []
     private var readyIndex = 0
     private var inputEnded = false
+    /// What the input threw; thrown once every result read before it has been delivered.
+    private var inputError: Error?
 
     init(client: IPDataClient, fields: [String]?, options: LookupStreamOptions, source: any AddressSource) {
         self.client = client
@@ -37,8 +39,14 @@ final class LookupPipeline {
             defer { readyIndex += 1 }
             return ready[readyIndex]
         }
-        try await topUp()
-        guard !inFlight.isEmpty else { return nil }
+        await topUp()
+        guard !inFlight.isEmpty else {
+            if let error = inputError {
+                inputError = nil
+                throw error
+            }
+            return nil
+        }
         let oldest = inFlight.removeFirst()
         let pending = inFlight
         ready = await withTaskCancellationHandler {
@@ -51,7 +59,7 @@ final class LookupPipeline {
         // Results of requests cut short by the cancellation are not the API's answers: drop them.
         guard !Task.isCancelled else { return stop() }
         // Keep the window full while the consumer works through this chunk.
-        try await topUp()
+        await topUp()
         return try await next()
     }
 
@@ -64,13 +72,18 @@ final class LookupPipeline {
         return nil
     }
 
-    /// Starts chunk lookups until the window is full or the input has ended.
-    private func topUp() async throws {
+    /// Starts chunk lookups until the window is full or the input has ended. When the input
+    /// throws, the addresses read before are still looked up and the error is kept for later.
+    private func topUp() async {
         while !inputEnded, inFlight.count < concurrency {
             var chunk: [String] = []
             chunk.reserveCapacity(InputValidation.bulkLimit)
-            while chunk.count < InputValidation.bulkLimit, let address = try await source.next() {
-                chunk.append(address)
+            do {
+                while chunk.count < InputValidation.bulkLimit, let address = try await source.next() {
+                    chunk.append(address)
+                }
+            } catch {
+                inputError = error
             }
             if chunk.count < InputValidation.bulkLimit { inputEnded = true }
             guard !chunk.isEmpty else { return }

@@ -71,6 +71,9 @@ final class MockURLProtocol: URLProtocol {
     static func configuration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [MockURLProtocol.self]
+        // No URLCache: on Linux, cancelling a task that a cache lookup delayed can stop the
+        // process (see Platform.ownedSessionConfiguration).
+        configuration.urlCache = nil
         return configuration
     }
 
