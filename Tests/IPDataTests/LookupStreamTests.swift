@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -75,6 +76,13 @@ final class LookupStreamTests: MockedClientTestCase {
                 if case .unexpectedStatus(503, "busy")? = $0.error { true } else { false }
             })
         XCTAssertEqual(results.suffix(100).compactMap(\.response).count, 100)
+    }
+
+    func testAWholeBulkRequestRefusedWithA400IsARequestFailure() async throws {
+        answerLikeTheAPI(bulkStatus: 400, bulkBody: try Fixture.data("errors/400-bulk-invalid-json-array.json"))
+        let results = try await client.lookupAll(addresses(3))
+        XCTAssertTrue(results.allSatisfy { if case .badRequest? = $0.error { true } else { false } })
+        XCTAssertTrue(results.allSatisfy(\.isRequestFailure), "the request failed, not each address")
     }
 
     func testWhenBulkIsRefusedTheStreamCarriesOnWithSingleLookups() async throws {

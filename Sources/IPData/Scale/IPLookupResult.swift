@@ -25,9 +25,11 @@ public struct IPLookupResult: Sendable {
     /// True when the request carrying this address failed as a whole (authentication, quota,
     /// network, an unreadable answer), rather than the API refusing this one address. Such
     /// failures usually affect every later address too: stop, or carry on, as you see fit.
-    public var isRequestFailure: Bool {
-        guard case .failure(let error) = result else { return false }
-        if case .badRequest = error { return false }
-        return true
+    public let isRequestFailure: Bool
+
+    init(ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false) {
+        self.ip = ip
+        self.result = result
+        self.isRequestFailure = isRequestFailure
     }
 }

@@ -115,11 +115,13 @@ enum ChunkLookup {
                 }
             } catch let error as IPDataError {
                 guard mode.fallsBack, BulkMode.isBulkRefusal(error) else {
-                    return chunk.map { IPLookupResult(ip: $0, result: .failure(error)) }
+                    return chunk.map { IPLookupResult(ip: $0, result: .failure(error), isRequestFailure: true) }
                 }
                 mode.switchToSingleLookups()
             } catch {
-                return chunk.map { IPLookupResult(ip: $0, result: .failure(.networkError(error))) }
+                return chunk.map {
+                    IPLookupResult(ip: $0, result: .failure(.networkError(error)), isRequestFailure: true)
+                }
             }
         }
         var results: [IPLookupResult] = []
@@ -131,9 +133,13 @@ enum ChunkLookup {
                 }
                 results.append(IPLookupResult(ip: address, result: .success(response)))
             } catch let error as IPDataError {
-                results.append(IPLookupResult(ip: address, result: .failure(error)))
+                // One address per request: only the API refusing the address is its own failure.
+                let ownFailure: Bool
+                if case .badRequest = error { ownFailure = true } else { ownFailure = false }
+                results.append(IPLookupResult(ip: address, result: .failure(error), isRequestFailure: !ownFailure))
             } catch {
-                results.append(IPLookupResult(ip: address, result: .failure(.networkError(error))))
+                results.append(
+                    IPLookupResult(ip: address, result: .failure(.networkError(error)), isRequestFailure: true))
             }
         }
         return results
