@@ -3,8 +3,8 @@ import Foundation
 /// The engine behind `IPLookupStream`: reads chunks of addresses, keeps a window of chunk
 /// lookups in flight, and hands their results out in input order.
 ///
-/// It is driven by the consumer: each call of `next()` tops the window up before waiting for the
-/// oldest chunk, so nothing is read or sent ahead of what the window allows.
+/// It is driven by the consumer: `next()` tops the window up before waiting for the oldest chunk,
+/// so nothing is read or sent ahead of what the window allows.
 final class LookupPipeline {
     private let client: IPDataClient
     private let fields: [String]?
@@ -33,6 +33,9 @@ final class LookupPipeline {
 
     /// The next result; nil at the end of the input, or once the consuming task is cancelled
     /// (like `AsyncStream`), which also cancels the requests in flight and reads no more input.
+    ///
+    /// Answers already in hand are handed out first; the window is topped up only when they run
+    /// out, just before waiting for the oldest chunk.
     func next() async throws -> IPLookupResult? {
         guard !Task.isCancelled else { return stop() }
         if readyIndex < ready.count {
@@ -55,11 +58,10 @@ final class LookupPipeline {
             oldest.cancel()
             for task in pending { task.cancel() }
         }
-        readyIndex = 0
         // Results of requests cut short by the cancellation are not the API's answers: drop them.
         guard !Task.isCancelled else { return stop() }
-        // Keep the window full while the consumer works through this chunk.
-        await topUp()
+        readyIndex = 0
+        // A chunk has one result per address, so this returns its first result.
         return try await next()
     }
 
