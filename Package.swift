@@ -15,8 +15,9 @@ let package = Package(
         .target(name: "IPData"),
         .target(name: "IPDataTesting", dependencies: ["IPData"]),
         // The `ipdata` command-line tool: Foundation, IPData, and IPDataTesting for --sandbox.
-        // Named ipdata-cli (module ipdata_cli) so that no module differs from IPData by case alone.
-        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"], path: "Sources/ipdata"),
+        // Named ipdata-cli (module ipdata_cli, folder Sources/ipdata-cli) so that neither a module nor a
+        // folder differs from IPData by case alone: macOS file systems ignore case.
+        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"]),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
