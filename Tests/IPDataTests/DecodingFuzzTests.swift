@@ -6,18 +6,6 @@ import XCTest
 /// Thousands of mutated API bodies through every decoder the client uses: each gives a value or
 /// `decodingFailed`, never a crash, a hang or another error.
 final class DecodingFuzzTests: XCTestCase {
-    /// SplitMix64: a small deterministic generator, so a failure reproduces from its seed.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let seed: UInt64 = 0x1DA7A_5EED
     private static let iterations = 12_000
 
@@ -82,7 +70,7 @@ final class DecodingFuzzTests: XCTestCase {
     func testMutatedBodiesGiveAValueOrDecodingFailed() throws {
         let client = IPDataClient(apiKey: "k", session: MockURLProtocol.makeSession())
         let bodies = try seedBodies()
-        var generator = SeededGenerator(state: Self.seed)
+        var generator = SeededGenerator(seed: Self.seed)
         var outcomes = (values: 0, failures: 0)
         for iteration in 0..<Self.iterations {
             let (target, seedBody) = bodies[iteration % bodies.count]
