@@ -40,7 +40,7 @@ final class ConnectionFailureTests: LocalServerTestCase {
         let mark = server.mark()
         _ = try await client.lookup("8.8.8.8")  // first request on a connection: served
         let second = try await client.lookup("1.1.1.1")
-        XCTAssertEqual(second.ip, "1.1.1.1", "a reset GET is resent by libcurl")
+        XCTAssertEqual(second.ip, "1.1.1.1", "a reset GET is resent")
         let start = Date()
         let results = try await withinTimeLimit(20) { try await client.bulkLookup(Self.pair) }
         let seconds = elapsed(since: start)
@@ -76,7 +76,8 @@ final class ConnectionFailureTests: LocalServerTestCase {
     }
 
     /// When the server reads the whole POST and then resets, it may have acted on it: the client
-    /// reports the failure at once and does not resend (only `networkConnectionLost` is resent).
+    /// reports the failure at once. Linux reports the reset as `URLError.unknown`, which is not
+    /// resent. Apple platforms may report `networkConnectionLost`, which the contract resends once.
     func testAResetAfterTheBodyWasReadFailsFastWithoutAResend() async throws {
         let client = IPDataClient(
             apiKey: server.key, baseURL: server.url("RACE_AFTER_BODY"), configuration: configuration(timeout: 30))
@@ -91,7 +92,12 @@ final class ConnectionFailureTests: LocalServerTestCase {
         }
         XCTAssertLessThan(elapsed(since: start), 10)
         let received = try await server.backendEntries(since: mark) { $0.path == "/bulk" }
+        #if canImport(FoundationNetworking)
         XCTAssertEqual(received.map(\.bodyLen), [Self.pairBodyLength])
+        #else
+        XCTAssertTrue((1...2).contains(received.count), "sent once, resent at most once: \(received.count)")
+        XCTAssertTrue(received.allSatisfy { $0.bodyLen == Self.pairBodyLength })
+        #endif
         XCTAssertEqual(received.first?.dropped, true)
     }
 

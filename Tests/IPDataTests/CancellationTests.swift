@@ -36,6 +36,12 @@ final class CancellationTests: MockedClientTestCase {
             return XCTFail("expected networkError(URLError.cancelled), got \(result)")
         }
         XCTAssertEqual(urlError.code, .cancelled)
+        // Apple's URLSession may call the protocol's `stopLoading` after it has delivered the
+        // cancellation to the caller, so the count is awaited (within a bound), not read once.
+        let deadline = Date().addingTimeInterval(10)
+        while MockURLProtocol.stoppedRequests == 0, Date() < deadline {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         XCTAssertEqual(MockURLProtocol.stoppedRequests, 1, "URLSession stopped the request")
     }
 

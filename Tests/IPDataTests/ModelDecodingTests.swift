@@ -5,6 +5,15 @@ import XCTest
 
 /// Decoding the API's sample bodies into the models, and the models' Codable round trip.
 final class ModelDecodingTests: XCTestCase {
+    /// Tests that walk a fixture folder must not read what a Mac's Finder leaves in it.
+    func testOnlyJSONAndTextFilesAreFixtures() {
+        XCTAssertTrue(Fixture.isFixture("8.8.8.8.SYNTHETIC.json"))
+        XCTAssertTrue(Fixture.isFixture("8.8.8.8-country_name.single-field-body.txt"))
+        for name in [".DS_Store", "._8.8.8.8.json", "README.md", "8.8.8.8.json~", "Icon\r"] {
+            XCTAssertFalse(Fixture.isFixture(name), name)
+        }
+    }
+
     func testAFullLookupDecodesEveryField() throws {
         let info = try Fixture.decode(IPResponse.self, Fixture.googleLookup)
         XCTAssertEqual(info.ip, "8.8.8.8")

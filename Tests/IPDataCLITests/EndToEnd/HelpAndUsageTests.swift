@@ -1,3 +1,6 @@
+// The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
+// which iOS, tvOS, watchOS and visionOS do not have.
+#if os(macOS) || os(Linux)
 import Foundation
 import IPData
 import XCTest
@@ -56,3 +59,4 @@ final class HelpAndUsageTests: CommandLineTestCase {
         }
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
+// which iOS, tvOS, watchOS and visionOS do not have.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -71,3 +74,4 @@ final class InitCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 0, "the option wins over the variable: \(run.stderr)")
     }
 }
+#endif

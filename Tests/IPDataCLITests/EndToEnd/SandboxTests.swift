@@ -1,3 +1,6 @@
+// The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
+// which iOS, tvOS, watchOS and visionOS do not have.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -39,3 +42,4 @@ final class SandboxTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.contains("--sandbox answers from sample data"), run.stderr)
     }
 }
+#endif

@@ -121,14 +121,21 @@ struct LocalAPIServer {
     }
 }
 
-/// What this process holds open, from /proc (Linux).
+/// What this process holds open, or nil where the platform has no file to count it from.
 enum ProcessResources {
-    static var openFileDescriptors: Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    /// Open descriptors: `/proc/self/fd` on Linux, `/dev/fd` on macOS.
+    static var openFileDescriptors: Int? {
+        #if os(Linux)
+        let folder = "/proc/self/fd"
+        #else
+        let folder = "/dev/fd"
+        #endif
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder))?.count
     }
 
-    static var threads: Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+    /// Threads: `/proc/self/task` on Linux; nil elsewhere (Darwin has no such file).
+    static var threads: Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
     }
 }
 

@@ -24,10 +24,16 @@ enum Fixture {
         try Data(contentsOf: directory.appendingPathComponent(path))
     }
 
-    /// Every file in one folder of `Fixtures/`, by name.
+    /// Every fixture in one folder of `Fixtures/`, by name: its `.json` and `.txt` files only, so
+    /// that what a file manager leaves behind (`.DS_Store` on a Mac, editor backups) is no fixture.
     static func files(in folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
-            .sorted().map { "\(folder)/\($0)" }
+            .filter(isFixture).sorted().map { "\(folder)/\($0)" }
+    }
+
+    /// Whether a file of that name in `Fixtures/` is a fixture.
+    static func isFixture(_ name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".json") || name.hasSuffix(".txt"))
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, _ path: String) throws -> Value {

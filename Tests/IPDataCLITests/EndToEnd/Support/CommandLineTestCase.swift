@@ -1,3 +1,6 @@
+// The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
+// which iOS, tvOS, watchOS and visionOS do not have.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -130,3 +133,4 @@ class CommandLineTestCase: XCTestCase {
         try run.stdoutLines.map { try object($0, file: file, line: line) }
     }
 }
+#endif
