@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "IPData",
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "IPData", targets: ["IPData"]),
         // A stand-in for the API, for the tests of apps that use IPData (like swift-log's InMemoryLogging).
@@ -12,7 +12,8 @@ let package = Package(
         .executable(name: "ipdata", targets: ["ipdata-cli"]),
     ],
     targets: [
-        .target(name: "IPData"),
+        // PrivacyInfo.xcprivacy: the privacy manifest Apple expects of an SDK in an App Store app.
+        .target(name: "IPData", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "IPDataTesting", dependencies: ["IPData"]),
         // The `ipdata` command-line tool: Foundation, IPData, and IPDataTesting for --sandbox.
         // Named ipdata-cli (module ipdata_cli, folder Sources/ipdata-cli) so that neither a module nor a
