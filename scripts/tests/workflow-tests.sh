@@ -6,6 +6,7 @@
 #   bash scripts/tests/workflow-tests.sh [path/to/ci.yml]
 #
 # Needs bash and python3 with PyYAML (installed quietly with pip when missing).
+# zizmor, the Actions security linter, is run on the workflow by .ci/run.
 # Prints `ok - NAME` / `not ok - NAME` per check and ends with
 # `N passed, M failed`; exits non-zero when a check failed.
 set -euo pipefail
@@ -113,11 +114,17 @@ def container_image(job):
     return c.get("image") if isinstance(c, dict) else c
 
 
-checkouts = [(name, s.get("uses")) for name, job in jobs.items() for s in (job or {}).get("steps", [])
-             if isinstance(s, dict) and str(s.get("uses", "")).startswith("actions/checkout")]
-bad = [c for c in checkouts if c[1] != "actions/checkout@v4"]
-check("every job checks out with actions/checkout@v4",
-      all(any(c[0] == name for c in checkouts) for name in jobs) and not bad, f"checkouts: {checkouts}")
+import re
+
+steps = [(name, s) for name, job in jobs.items() for s in (job or {}).get("steps", []) if isinstance(s, dict)]
+uses = [(name, str(s["uses"])) for name, s in steps if "uses" in s]
+unpinned = [u for u in uses if not re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", u[1])]
+check("every action is pinned to a full commit SHA", uses and not unpinned, f"unpinned: {unpinned}")
+checkouts = [(name, s) for name, s in steps if str(s.get("uses", "")).startswith("actions/checkout@")]
+check("every job checks out with actions/checkout",
+      all(any(c[0] == name for c in checkouts) for name in jobs), f"checkouts: {[c[0] for c in checkouts]}")
+keeping = [name for name, s in checkouts if (s.get("with") or {}).get("persist-credentials") is not False]
+check("no checkout persists credentials", not keeping, f"persisting: {keeping}")
 
 # Linux matrix.
 linux = jobs.get("linux") or {}
@@ -131,11 +138,27 @@ check("linux jobs run in the matrix container", container_image(linux) == "${{ m
 check("linux jobs build and run the unit tests",
       runs_command(linux, "swift build") and runs_command(linux, "swift test"), runs(linux))
 
-# macOS.
+# macOS and iOS, each on a pinned Xcode.
+def pinned_xcode(job):
+    return re.fullmatch(r"/Applications/Xcode_[0-9.]+\.app/Contents/Developer",
+                        str(((job or {}).get("env") or {}).get("DEVELOPER_DIR", "")))
+
+
 macos = jobs.get("macos") or {}
 check("macos job runs on macos-15", macos.get("runs-on") == "macos-15", f"runs-on: {macos.get('runs-on')!r}")
-check("macos job builds and runs the unit tests",
-      runs_command(macos, "swift build") and runs_command(macos, "swift test"), runs(macos))
+check("macos job pins its Xcode (DEVELOPER_DIR)", pinned_xcode(macos), f"env: {macos.get('env')!r}")
+check("macos job builds with warnings as errors and runs the unit tests",
+      runs_command(macos, "swift build --build-tests -Xswiftc -warnings-as-errors")
+      and any(line.strip().startswith("swift test") for r in runs(macos) for line in r.splitlines()), runs(macos))
+
+ios = jobs.get("ios") or {}
+ios_runs = [" ".join(r.split()) for r in runs(ios)]
+check("ios job runs on macOS with a pinned Xcode",
+      str(ios.get("runs-on", "")).startswith("macos") and pinned_xcode(ios), f"job: {ios!r}")
+for scheme in ("IPData", "IPDataTesting"):
+    check(f"ios job builds {scheme} for the iOS simulator with warnings as errors",
+          any(f"xcodebuild build -scheme {scheme} -destination 'generic/platform=iOS Simulator'" in r
+              and "SWIFT_TREAT_WARNINGS_AS_ERRORS=YES" in r for r in ios_runs), ios_runs)
 
 # Strict.
 strict = jobs.get("strict") or {}
