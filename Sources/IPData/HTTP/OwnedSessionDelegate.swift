@@ -6,11 +6,15 @@ import FoundationNetworking
 
 /// The delegate of a `URLSession` that the client creates and owns.
 ///
-/// The ipdata API authenticates with its key, never with HTTP authentication, so every
-/// authentication challenge is refused: on Linux an unanswered challenge (a 401 carrying
+/// On Linux, every HTTP authentication challenge is refused. The ipdata API authenticates with
+/// its key, never with HTTP authentication, and there an unanswered challenge (a 401 carrying
 /// `WWW-Authenticate: Basic`) leaves the request hanging with no timeout. Refusing it ends the
 /// request with `URLError.cancelled`; the delegate remembers why, and the client reports
 /// `IPDataError.unauthorized` instead.
+///
+/// On Apple platforms every challenge gets the system's default handling, which delivers the
+/// 401 itself (refusing it there would turn a plain 401 into a cancelled request).
+/// Certificate challenges get the default handling everywhere.
 ///
 /// The session keeps its delegate until it is invalidated; the delegate holds no reference to
 /// the client, so the client can be deallocated and invalidate the session.
