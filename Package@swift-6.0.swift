@@ -26,7 +26,12 @@ let package = Package(
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
         // The CLI: its parser and writers, and the built binary run against the local server.
-        .testTarget(name: "IPDataCLITests", dependencies: ["ipdata-cli", "IPData", "IPDataTestSupport"]),
+        // The CLI runs on macOS and Linux; on other platforms its test target builds empty.
+        .testTarget(
+            name: "IPDataCLITests",
+            dependencies: [
+                .target(name: "ipdata-cli", condition: .when(platforms: [.macOS, .linux])), "IPData", "IPDataTestSupport",
+            ]),
         // The kit's own tests, written the way an app developer would write theirs.
         .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),
         // What the test targets share: XCTest shims for older toolchains.

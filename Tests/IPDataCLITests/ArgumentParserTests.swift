@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import XCTest
 
 @testable import ipdata_cli
@@ -136,3 +138,4 @@ final class ArgumentParserTests: XCTestCase {
             """)
     }
 }
+#endif

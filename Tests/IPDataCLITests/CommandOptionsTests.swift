@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import IPData
 import XCTest
 
@@ -41,6 +43,19 @@ final class CommandOptionsTests: XCTestCase {
     func testABaseURLMustBeHTTPWithAHostAndNoQuery() {
         let message = "--base-url must be an http or https URL without a query, such as https://api.ipdata.co"
         for url in ["ftp://x.test", "api.ipdata.co", "https://", "https://x.test/?api-key=1", "not a url"] {
+            assertUsageError(try common("--base-url", url), message)
+        }
+    }
+
+    /// Text that Apple's newer `URL(string:)` repairs (percent-encoding a space, converting a
+    /// non-ASCII host) and Linux's refuses is refused on every platform; so are a fragment and
+    /// credentials in the URL.
+    func testABaseURLIsReadTheSameOnEveryPlatform() {
+        let message = "--base-url must be an http or https URL without a query, such as https://api.ipdata.co"
+        for url in [
+            "https://exa mple.test", "https://x.test/a b", " https://x.test", "https://x.test\t", "https://bücher.test",
+            "https://x.test/\u{7F}", "https://x.test/#top", "https://user:secret@x.test", "https://user@x.test",
+        ] {
             assertUsageError(try common("--base-url", url), message)
         }
     }
@@ -133,3 +148,4 @@ final class CommandOptionsTests: XCTestCase {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -74,3 +76,4 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(try permissions(url), 0o600)
     }
 }
+#endif

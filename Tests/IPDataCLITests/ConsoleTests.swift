@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import XCTest
 
 @testable import ipdata_cli
@@ -23,3 +25,4 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(console.oneLine("first\nsecond\r\nthird"), "first second third")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import IPData
 import XCTest
 
@@ -47,3 +49,4 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(events.requestsSent, 1_000)
     }
 }
+#endif

@@ -21,6 +21,22 @@ final class DecodingDriftTests: XCTestCase {
         XCTAssertEqual(info.postal, "94035")
     }
 
+    /// Numeric strings are read as plain decimal by the client's own rule, not by whatever the
+    /// platform's `strtod` also accepts (hex, `inf`, `nan`).
+    func testNumericStringsArePlainDecimalOnEveryPlatform() throws {
+        let table: [(text: String, value: Double?)] = [
+            ("37.5", 37.5), ("-122", -122), ("+3", 3), (" 1.5 ", 1.5), (".5", 0.5), ("5.", 5), ("1e3", 1000),
+            ("2.5E-1", 0.25), ("0x10", nil), ("0x1p4", nil), ("inf", nil), ("-infinity", nil), ("nan", nil),
+            ("nan(1)", nil), ("1,5", nil), ("1.2.3", nil), ("1e", nil), ("e5", nil), (".", nil), ("-", nil),
+            ("1e400", nil), ("", nil), ("12abc", nil),
+        ]
+        for (text, value) in table {
+            XCTAssertEqual(try decode(["latitude": text]).latitude, value, text)
+        }
+        XCTAssertEqual(try decode(["count": "1e3"]).count, 1000)
+        XCTAssertNil(try decode(["count": "0x10"]).count)
+    }
+
     func testBooleansAcceptZeroOneAndTheirText() throws {
         XCTAssertEqual(try decode(["is_eu": 0]).isEU, false)
         XCTAssertEqual(try decode(["is_eu": "true"]).isEU, true)

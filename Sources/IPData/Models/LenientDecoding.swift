@@ -58,7 +58,7 @@ struct JSONScalar: Decodable {
             var text = Substring(string.trimmingCharacters(in: .whitespaces))
             if text.uppercased().hasPrefix("AS") { text = text.dropFirst(2) }
             if let integer = Int(text) { return integer }
-            return Double(text).flatMap { Int(exactly: $0) }
+            return Self.decimal(text).flatMap { Int(exactly: $0) }
         case .null, .bool, .unsupported: return nil
         }
     }
@@ -69,12 +69,34 @@ struct JSONScalar: Decodable {
         case .integer(let integer): return Double(integer)
         case .number(let number): return number.isFinite ? number : nil
         case .string(let string):
-            guard let number = Double(string.trimmingCharacters(in: .whitespaces)), number.isFinite else {
-                return nil
-            }
-            return number
+            return Self.decimal(string.trimmingCharacters(in: .whitespaces))
         case .null, .bool, .unsupported: return nil
         }
+    }
+
+    /// The finite number in `text` when it is written in plain decimal (`-122`, `37.5`, `1e3`),
+    /// else nil. The C library's `strtod` behind `Double(_:)` also reads hex, `inf` and `nan`,
+    /// which no API field means; this rule is the same on every platform.
+    private static func decimal(_ text: some StringProtocol) -> Double? {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        let mantissa = bytes.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
+        guard mantissa.contains(where: isDigit), mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1 else {
+            return nil
+        }
+        var exponent = bytes.dropFirst(mantissa.count)
+        if let e = exponent.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            exponent = exponent.dropFirst()
+            if let sign = exponent.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponent = exponent.dropFirst()
+            }
+            guard !exponent.isEmpty, exponent.allSatisfy(isDigit) else { return nil }
+        } else if !exponent.isEmpty {
+            return nil
+        }
+        guard let number = Double(String(text)), number.isFinite else { return nil }
+        return number
     }
 
     /// Booleans, `0`/`1`, and the strings `"true"`, `"false"`, `"1"`, `"0"` in any letter case.

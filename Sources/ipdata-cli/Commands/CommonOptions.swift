@@ -53,8 +53,12 @@ struct CommonOptions {
         }
         if let text = parsed.value(Self.baseURL.name) {
             if parsed.has(Self.eu.name) { throw UsageError("use --eu or --base-url, not both") }
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil, url.query == nil
+            // Printable ASCII only, checked before `URL(string:)`: Apple's newer Foundation
+            // percent-encodes spaces and converts non-ASCII hosts where Linux's refuses them, and
+            // the same text must mean the same everywhere.
+            guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+                let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
             else {
                 throw UsageError(
                     "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")

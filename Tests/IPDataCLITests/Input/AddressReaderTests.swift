@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -112,3 +114,4 @@ final class AddressReaderTests: XCTestCase {
         XCTAssertFalse(CSVRecord.isOpen("a,\"b\"\"c\""))
     }
 }
+#endif

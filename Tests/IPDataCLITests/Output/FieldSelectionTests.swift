@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import XCTest
 
 @testable import ipdata_cli
@@ -39,3 +41,4 @@ final class FieldSelectionTests: XCTestCase {
         }
     }
 }
+#endif

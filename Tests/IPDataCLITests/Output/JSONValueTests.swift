@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import Foundation
 import IPData
 import XCTest
@@ -94,3 +96,4 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(JSONValue.object(["name": .string("Google LLC")]).fieldText, "{\n  \"name\": \"Google LLC\"\n}")
     }
 }
+#endif

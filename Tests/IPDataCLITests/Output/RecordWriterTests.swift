@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -195,3 +197,4 @@ final class RecordWriterTests: XCTestCase {
         XCTAssertEqual(OutputFormat.defaultFormat(for: .list), .jsonl)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -27,3 +29,4 @@ extension XCTestCase {
         return try String(contentsOf: url, encoding: .utf8)
     }
 }
+#endif
