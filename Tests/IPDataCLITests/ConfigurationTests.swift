@@ -1,4 +1,5 @@
-// The ipdata command is built for macOS and Linux only (see Package.swift), so are its tests.
+// The ipdata command runs on macOS and Linux; its test target depends on it there only (see
+// Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
 #if os(macOS) || os(Linux)
 import Foundation
 import XCTest

@@ -48,18 +48,19 @@ enum Platform {
     }
 
     /// The configuration of a session the client creates: a copy of `configuration` (the
-    /// caller's object is left alone), without a `URLCache` on Linux.
+    /// caller's object is left alone), without a `URLCache`, on every platform.
     ///
-    /// On Linux, a session with a `URLCache` looks each data task up in the cache on another
-    /// queue before it starts; a task cancelled while its answer arrives can then be failed after
-    /// URLSession has forgotten it, which stops the process ("Trying to access a behaviour for a
-    /// task that in not in the registry"). The API's answers are not cacheable, so nothing is lost.
+    /// Every request URL carries the API key (`?api-key=…`): a cache would keep it, with the
+    /// answers, in its store (on disk, for `URLCache.shared` on Apple platforms), and could answer
+    /// a lookup with stale threat data. On Linux there is a second reason: a session with a
+    /// `URLCache` looks each data task up in the cache on another queue before it starts, and a
+    /// task cancelled while its answer arrives can then be failed after URLSession has forgotten
+    /// it, which stops the process ("Trying to access a behaviour for a task that in not in the
+    /// registry"). `LookupCache` is the client's own cache, keyed without the key.
     static func ownedSessionConfiguration(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         // `copy()` of a URLSessionConfiguration is always a URLSessionConfiguration.
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        #if canImport(FoundationNetworking)
         copy.urlCache = nil
-        #endif
         return copy
     }
 
