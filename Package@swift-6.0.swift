@@ -30,7 +30,8 @@ let package = Package(
         .testTarget(
             name: "IPDataCLITests",
             dependencies: [
-                .target(name: "ipdata-cli", condition: .when(platforms: [.macOS, .linux])), "IPData", "IPDataTestSupport",
+                .target(name: "ipdata-cli", condition: .when(platforms: [.macOS, .linux])), "IPData", "IPDataTesting",
+                "IPDataTestSupport",
             ]),
         // The kit's own tests, written the way an app developer would write theirs.
         .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),

@@ -5,7 +5,6 @@ import IPData
 import FoundationNetworking
 #endif
 
-// @unchecked Sendable: `state`, the only mutable property, is read and written only under `lock`.
 /// A stand-in for the ipdata API, for the tests of apps that use this SDK: clients made by
 /// `client()` get their answers from here, with no key, no network and no global state.
 ///
@@ -23,8 +22,10 @@ import FoundationNetworking
 /// ```
 ///
 /// Any other public address answers with the `residential` sample, its `ip` replaced; private and
-/// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors.
-public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
+/// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors,
+/// in the API's words: the sandbox reads each request with the client's own table of the API's
+/// calls, and answers with the client's own copy of the API's messages.
+public final class IPDataSandbox: IPDataTransport, Sendable {
     /// A request a client sent to the sandbox.
     public struct Request: Sendable, Equatable {
         /// `GET` or `POST`.
@@ -44,8 +45,7 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
         var requests: [Request] = []
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
 
     /// A sandbox answering `scenarios` (by default every address scenario).
     public init(scenarios: [IPDataScenario] = IPDataScenario.addresses) {
@@ -69,13 +69,13 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
         withState { state in
             switch scenario.reply {
             case .lookup(let body):
-                if let ip = scenario.ip { state.answers[ip.lowercased()] = (200, Data(body.utf8)) }
+                if let ip = scenario.ip { state.answers[Self.key(ip)] = (200, Data(body.utf8)) }
             case .apiError(let status, let message, let scope):
                 switch scope {
                 case .everyRequest: state.failure = scenario
                 case .bulkRequests: state.bulkRefused = true
                 case .address, .asn:
-                    if let ip = scenario.ip { state.answers[ip.lowercased()] = (status, Self.messageBody(message)) }
+                    if let ip = scenario.ip { state.answers[Self.key(ip)] = (status, Self.messageBody(message)) }
                 }
             case .networkFailure:
                 state.failure = scenario
@@ -86,7 +86,7 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     /// Answers lookups of `ip` with `body` (a JSON lookup object, or an error body for another
     /// `status`); in a bulk lookup, `body` is that address's element.
     public func register(body: Data, status: Int = 200, for ip: String) {
-        withState { $0.answers[ip.lowercased()] = (status, body) }
+        withState { $0.answers[Self.key(ip)] = (status, body) }
     }
 
     /// Every request sent so far, oldest first.
@@ -103,15 +103,23 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let url = request.url ?? URL(string: "https://sandbox.invalid/")!
         let path = url.path.isEmpty ? "/" : url.path
-        let segments = path.split(separator: "/").map(String.init)
-        let fields = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-            .first { $0.name == "fields" }?.value.map { $0.split(separator: ",").map(String.init) }
-        let bulkAddresses = segments == ["bulk"] ? Self.addresses(in: request.httpBody) : nil
+        // Split before decoding, as a server does: an encoded `/` (`%2F`) is part of a segment.
+        let encodedPath = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? path
+        let segments = encodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let fields = Endpoint.fields(in: url)
         let method = request.httpMethod ?? "GET"
+        let call: Endpoint?
+        let refusal: IPDataError?
+        do {
+            (call, refusal) = (try Endpoint(method: method, pathSegments: segments, body: request.httpBody), nil)
+        } catch {
+            (call, refusal) = (nil, error as? IPDataError)
+        }
+        let bulkAddresses: [String]
+        if case .bulk(let addresses) = call { bulkAddresses = addresses } else { bulkAddresses = [] }
 
         let (failure, bulkRefused) = withState { state -> (IPDataScenario?, Bool) in
-            state.requests.append(
-                Request(method: method, path: path, fields: fields, bulkAddresses: bulkAddresses ?? []))
+            state.requests.append(Request(method: method, path: path, fields: fields, bulkAddresses: bulkAddresses))
             return (state.failure, state.bulkRefused)
         }
         if let failure {
@@ -121,23 +129,22 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
             case .lookup: break
             }
         }
-        switch segments.count {
-        case 0:
+        if case .badRequest(let message)? = refusal { return Self.response(url, 400, Self.messageBody(message)) }
+        switch call {
+        case .ownAddress:
             return Self.response(url, 200, Self.select(fields, from: answer(for: IPDataScenario.residential.ip!).body))
-        case 1 where segments[0] == "bulk":
-            if bulkRefused {
-                return Self.response(url, 403, Self.messageBody("Upgrade to a paid plan to make bulk requests."))
-            }
-            return bulk(url, bulkAddresses, fields: fields)
-        case 1 where Self.isASN(segments[0]):
-            return asn(url, segments[0])
-        case 1:
-            let answer = answer(for: segments[0])
+        case .bulk(let addresses):
+            if bulkRefused { return Self.response(url, 403, Self.messageBody(APIMessage.bulkNotInPlan)) }
+            return bulk(url, addresses, fields: fields)
+        case .asn(let asn):
+            return self.asn(url, asn)
+        case .address(let address):
+            let answer = answer(for: address)
             return Self.response(
                 url, answer.status, answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body)
-        case 2:
-            return field(url, segments[1], of: answer(for: segments[0]))
-        default:
+        case .field(let address, let field):
+            return self.field(url, field, of: answer(for: address))
+        case nil:
             return Self.response(url, 404, Self.messageBody("Not found."))
         }
     }
@@ -145,11 +152,11 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     // MARK: - Answers
 
     private func answer(for ip: String) -> (status: Int, body: Data) {
-        if let registered = withState({ $0.answers[ip.lowercased()] }) { return registered }
-        switch SandboxAddress.classify(ip) {
-        case .invalid: return (400, Self.messageBody("\(ip) does not appear to be an IPv4 or IPv6 address"))
-        case .private: return (400, Self.messageBody("\(ip) is a private IP address"))
-        case .reserved: return (400, Self.messageBody("\(ip) is a reserved IP address."))
+        if let registered = withState({ $0.answers[Self.key(ip)] }) { return registered }
+        guard let address = IPAddress(ip) else { return (400, Self.messageBody(APIMessage.invalidAddress(ip))) }
+        switch address.scope {
+        case .private: return (400, Self.messageBody(APIMessage.privateAddress(ip)))
+        case .reserved: return (400, Self.messageBody(APIMessage.reservedAddress(ip)))
         case .public:
             var object =
                 (try? JSONSerialization.jsonObject(with: Data(ScenarioBodies.residential.utf8))) as? [String: Any]
@@ -158,13 +165,9 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
         }
     }
 
-    private func bulk(_ url: URL, _ addresses: [String]?, fields: [String]?) -> (Data, URLResponse) {
-        guard let addresses else {
-            return Self.response(url, 400, Self.messageBody("You did not provide a valid JSON Array."))
-        }
-        guard addresses.count <= 100 else {
-            return Self.response(
-                url, 400, Self.messageBody("Bulk requests should not contain more than 100 IP addresses."))
+    private func bulk(_ url: URL, _ addresses: [String], fields: [String]?) -> (Data, URLResponse) {
+        guard addresses.count <= APIMessage.bulkLimit else {
+            return Self.response(url, 400, Self.messageBody(APIMessage.tooManyBulkAddresses))
         }
         let elements = addresses.map { address -> Any in
             let answer = answer(for: address)
@@ -175,11 +178,11 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     }
 
     private func asn(_ url: URL, _ asn: String) -> (Data, URLResponse) {
-        if let registered = withState({ $0.answers[asn.lowercased()] }) {
+        if let registered = withState({ $0.answers[Self.key(asn)] }) {
             return Self.response(url, registered.status, registered.body)
         }
         if asn == "AS15169" { return Self.response(url, 200, Data(ScenarioBodies.asn15169.utf8)) }
-        return Self.response(url, 404, Self.messageBody("\(asn) was not found."))
+        return Self.response(url, 404, Self.messageBody(APIMessage.asnNotFound(asn)))
     }
 
     /// `GET /{ip}/{field}`: objects and arrays as JSON, strings as plain text, other values as text.
@@ -187,7 +190,7 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
         guard answer.status == 200 else { return Self.response(url, answer.status, answer.body) }
         let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
         guard let value = object[name] else {
-            return Self.response(url, 400, Self.messageBody("\(name) is not a valid field."))
+            return Self.response(url, 400, Self.messageBody(APIMessage.invalidField(name)))
         }
         switch value {
         case let text as String:
@@ -205,19 +208,13 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     // MARK: - Helpers
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        state.withLock(body)
     }
 
-    private static func isASN(_ segment: String) -> Bool {
-        segment.hasPrefix("AS") && segment.count > 2 && segment.dropFirst(2).allSatisfy(\.isNumber)
-    }
-
-    private static func addresses(in body: Data?) -> [String]? {
-        guard let body, let array = try? JSONSerialization.jsonObject(with: body) as? [Any] else { return nil }
-        let strings = array.compactMap { $0 as? String }
-        return strings.count == array.count ? strings : nil
+    /// The key of a registered answer: an address in its canonical form (`2001:DB8::1` and
+    /// `2001:db8:0:0:0:0:0:1` are one), an ASN as its path (`as15169` is `AS15169`), else the text.
+    private static func key(_ text: String) -> String {
+        IPAddress.canonical(text) ?? ASNumber.pathSegment(text) ?? text.lowercased()
     }
 
     /// Only the top-level keys in `fields`, as `fields=` does; everything when `fields` is nil.

@@ -1,4 +1,5 @@
 import Foundation
+import IPData
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -65,29 +66,26 @@ extension IPDataScenario {
     /// `IPDataError.unauthorized`.
     public static let invalidKey = IPDataScenario(
         name: "invalid key", ip: nil,
-        reply: .apiError(status: 401, message: "You have not provided a valid API Key.", scope: .everyRequest))
+        reply: .apiError(status: 401, message: APIMessage.invalidKey, scope: .everyRequest))
     /// Every request fails with 403 and the API's free-quota message: `IPDataError.forbidden`.
     public static let quotaExceeded = IPDataScenario(
         name: "quota exceeded", ip: nil,
-        reply: .apiError(
-            status: 403,
-            message: "You have exceeded your free quota. Upgrade to a paid plan to re-activate your account.",
-            scope: .everyRequest))
+        reply: .apiError(status: 403, message: APIMessage.freeQuotaExceeded, scope: .everyRequest))
     /// Lookups of 192.168.1.1 fail with 400, `192.168.1.1 is a private IP address` (in a bulk
     /// lookup: that address's `message`). Every other private address answers the same way.
     public static let privateIP = IPDataScenario(
         name: "private IP", ip: "192.168.1.1",
-        reply: .apiError(status: 400, message: "192.168.1.1 is a private IP address", scope: .address))
+        reply: .apiError(status: 400, message: APIMessage.privateAddress("192.168.1.1"), scope: .address))
     /// `POST /bulk` fails with 403, `Upgrade to a paid plan to make bulk requests.`; single
     /// lookups still work (a streamed lookup falls back to them).
     public static let bulkNotAllowed = IPDataScenario(
         name: "bulk not allowed", ip: nil,
-        reply: .apiError(status: 403, message: "Upgrade to a paid plan to make bulk requests.", scope: .bulkRequests))
+        reply: .apiError(status: 403, message: APIMessage.bulkNotInPlan, scope: .bulkRequests))
     /// `lookupASN("AS4294967295")` fails with 404, `AS4294967295 was not found.`; every ASN but
     /// AS15169 answers the same way.
     public static let unknownASN = IPDataScenario(
         name: "unknown ASN", ip: "AS4294967295",
-        reply: .apiError(status: 404, message: "AS4294967295 was not found.", scope: .asn))
+        reply: .apiError(status: 404, message: APIMessage.asnNotFound("AS4294967295"), scope: .asn))
     /// Every request fails without an HTTP answer, as offline: `IPDataError.networkError` wrapping
     /// `URLError(.notConnectedToInternet)`.
     public static let networkFailure = IPDataScenario(

@@ -1,4 +1,5 @@
 import Foundation
+import IPData
 
 /// What the tool tells the person running it, on standard error: one line per message, each
 /// starting with `ipdata: `, and a progress line that is redrawn in place.
@@ -7,7 +8,8 @@ import Foundation
 /// `REDACTED`: the library already keeps the key out of its errors, and this makes sure nothing
 /// else (a usage error, an echoed argument) can print it either.
 final class Console {
-    private var secrets: [String] = []
+    private var keys: [String] = []
+    private var redaction = KeyRedaction(apiKeys: [])
     private var statusShown = false
     private let standardError = FileHandle.standardError
 
@@ -23,17 +25,16 @@ final class Console {
         for key in keys { addSecret(key) }
     }
 
-    /// Redacts `key` too (a key read from the configuration file), in the form given and
-    /// percent-encoded, as it would appear in a URL.
+    /// Redacts `key` too (a key read from the configuration file), as the library does: in the
+    /// form given and as it appears in a URL.
     func addSecret(_ key: String) {
-        let forms = [key, key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key]
-        for form in forms where !form.isEmpty && !secrets.contains(form) { secrets.append(form) }
-        secrets.sort { $0.count > $1.count }
+        keys.append(key)
+        redaction = KeyRedaction(apiKeys: keys)
     }
 
     /// `text` with every form of a known key replaced by `REDACTED`.
     func redact(_ text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "REDACTED") }
+        redaction.redact(text)
     }
 
     /// `text`, redacted, on one line.

@@ -3,37 +3,37 @@ import IPData
 
 /// What a lookup stream reports through `LookupStreamOptions.onEvent`, from any thread: how many
 /// requests went out, and whether the plan refused bulk requests.
-final class StreamEvents: @unchecked Sendable {
-    // @unchecked: every stored property is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var requests = 0
-    private var switched = false
-    private var switchReported = false
+final class StreamEvents: Sendable {
+    private struct Counts {
+        var requests = 0
+        var switched = false
+        var switchReported = false
+    }
+
+    private let counts = Locked(Counts())
 
     /// Records one event; pass this as `onEvent`.
     func record(_ event: LookupStreamEvent) {
-        lock.lock()
-        defer { lock.unlock() }
-        switch event {
-        case .requestSent: requests += 1
-        case .switchedToSingleLookups: switched = true
+        counts.withLock { counts in
+            switch event {
+            case .requestSent: counts.requests += 1
+            case .switchedToSingleLookups: counts.switched = true
+            }
         }
     }
 
     /// The requests sent so far: bulk requests, and single lookups after a switch.
     var requestsSent: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return requests
+        counts.withLock { $0.requests }
     }
 
     /// True the first time it is asked after the stream switched to single lookups, then false.
     func takeSwitchToSingleLookups() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard switched, !switchReported else { return false }
-        switchReported = true
-        return true
+        counts.withLock { counts in
+            guard counts.switched, !counts.switchReported else { return false }
+            counts.switchReported = true
+            return true
+        }
     }
 }
 

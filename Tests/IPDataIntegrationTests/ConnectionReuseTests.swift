@@ -67,7 +67,7 @@ final class ConnectionReuseTests: LocalServerTestCase {
         invalidated.expectedFulfillmentCount = 500
         for index in 0..<500 {
             let client = IPDataClient(apiKey: server.key, baseURL: server.url("NORMAL"), configuration: configuration())
-            client.ownedSessionDelegate?.onInvalidation { invalidated.fulfill() }
+            (client.transport as? URLSessionTransport)?.ownedSessionDelegate?.onInvalidation { invalidated.fulfill() }
             _ = try await client.lookup("11.\(index / 256).\(index % 256).1")
         }
         // On Linux a dropped session is freed even without invalidation (measured), so the

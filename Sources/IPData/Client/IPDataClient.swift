@@ -25,9 +25,8 @@ public final class IPDataClient: Sendable {
 
     let apiKey: String
     let baseURL: URL
+    /// What carries the requests: a `URLSessionTransport`, or the caller's transport.
     let transport: any IPDataTransport
-    /// Set when the client created `session` and must invalidate it in `deinit`.
-    let ownedSessionDelegate: OwnedSessionDelegate?
     let redaction: KeyRedaction
     /// The opt-in cache of lookups, if the client was given one.
     public let cache: LookupCache?
@@ -43,16 +42,20 @@ public final class IPDataClient: Sendable {
     ///   - session: The session to use. By default `URLSession.shared`, whose connection pool the
     ///     whole process shares. The client never invalidates a session it did not create.
     public convenience init(apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared) {
-        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil, cache: nil)
+        self.init(apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session), cache: nil)
     }
 
     /// Creates a client whose requests go through `transport` instead of URLSession, for
     /// example the sandbox of the `IPDataTesting` library in your app's tests.
-    public convenience init(
+    public init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, transport: any IPDataTransport,
         cache: LookupCache? = nil
     ) {
-        self.init(apiKey: apiKey, baseURL: baseURL, transport: transport, ownedSessionDelegate: nil, cache: cache)
+        self.apiKey = apiKey
+        self.baseURL = baseURL
+        self.transport = transport
+        self.redaction = KeyRedaction(apiKey: apiKey)
+        self.cache = cache
     }
 
     /// Creates a client that sends its requests through `session` and keeps answers in `cache`.
@@ -61,7 +64,7 @@ public final class IPDataClient: Sendable {
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared, cache: LookupCache
     ) {
-        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: nil, cache: cache)
+        self.init(apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session), cache: cache)
     }
 
     /// Creates a client with a dedicated `URLSession` made once from `configuration`.
@@ -71,7 +74,8 @@ public final class IPDataClient: Sendable {
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration
     ) {
-        self.init(apiKey: apiKey, baseURL: baseURL, ownedSessionWith: configuration, cache: nil)
+        self.init(
+            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(configuration: configuration), cache: nil)
     }
 
     /// Creates a client with a dedicated `URLSession` made from `configuration` that keeps
@@ -80,48 +84,9 @@ public final class IPDataClient: Sendable {
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration,
         cache: LookupCache
     ) {
-        self.init(apiKey: apiKey, baseURL: baseURL, ownedSessionWith: configuration, cache: cache)
-    }
-
-    private convenience init(
-        apiKey: String, baseURL: URL, ownedSessionWith configuration: URLSessionConfiguration, cache: LookupCache?
-    ) {
-        let delegate = OwnedSessionDelegate()
-        let session = URLSession(
-            configuration: Platform.ownedSessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
-        self.init(apiKey: apiKey, baseURL: baseURL, session: session, ownedSessionDelegate: delegate, cache: cache)
-    }
-
-    private convenience init(
-        apiKey: String, baseURL: URL, session: URLSession, ownedSessionDelegate: OwnedSessionDelegate?,
-        cache: LookupCache?
-    ) {
-        // Sessions the client owns refuse authentication challenges; others get a time limit.
-        let limit = ownedSessionDelegate == nil ? Platform.abandonmentLimit(for: session) : nil
         self.init(
-            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session, abandonAfter: limit),
-            ownedSessionDelegate: ownedSessionDelegate, cache: cache)
-    }
-
-    private init(
-        apiKey: String, baseURL: URL, transport: any IPDataTransport, ownedSessionDelegate: OwnedSessionDelegate?,
-        cache: LookupCache?
-    ) {
-        self.apiKey = apiKey
-        self.baseURL = baseURL
-        self.transport = transport
-        self.ownedSessionDelegate = ownedSessionDelegate
-        self.redaction = KeyRedaction(apiKey: apiKey)
-        self.cache = cache
-    }
-
-    deinit {
-        if ownedSessionDelegate != nil { session?.finishTasksAndInvalidate() }
-    }
-
-    /// The URLSession that carries the requests, unless the client was given another transport.
-    var session: URLSession? {
-        (transport as? URLSessionTransport)?.session
+            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(configuration: configuration),
+            cache: cache)
     }
 
     // MARK: - Lookups
@@ -150,7 +115,7 @@ public final class IPDataClient: Sendable {
     /// `lookup(_:fields:)`, calling `willSend` when a request actually goes out.
     func lookup(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws -> IPResponse {
         guard let key = LookupCache.key(address: ip, fields: fields) else {
-            throw IPDataError.badRequest(InputValidation.invalidAddressMessage(ip))
+            throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
         }
         if let cached = cache?.value(forKey: key) { return cached }
         return try await coalescer.value(forKey: key) {
@@ -192,7 +157,7 @@ public final class IPDataClient: Sendable {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCache.key(address: $0, fields: fields) }
         var results = zip(ips, keys).map { ip, key -> IPResponse? in
-            guard let key else { return IPResponse(rejected: ip, message: InputValidation.invalidAddressMessage(ip)) }
+            guard let key else { return IPResponse(rejected: ip, message: APIMessage.invalidAddress(ip)) }
             return cache?.value(forKey: key)
         }
         let pending = results.indices.filter { results[$0] == nil }
@@ -251,23 +216,12 @@ public final class IPDataClient: Sendable {
             do {
                 answer = try await transport.data(for: request)
             } catch {
-                throw failure(error, request: request)
+                throw redaction.networkError(error)
             }
         } catch {
-            throw failure(error, request: request)
+            throw redaction.networkError(error)
         }
         return try APIResponse.successBody(answer.0, answer.1, redaction: redaction)
-    }
-
-    /// The `IPDataError` for a request that got no HTTP answer.
-    private func failure(_ error: Error, request: URLRequest) -> IPDataError {
-        // A refused authentication challenge also ends as `.cancelled`; tell it from a cancelled task.
-        if let urlError = error as? URLError, urlError.code == .cancelled, !Task.isCancelled,
-            let reason = ownedSessionDelegate?.takeRefusedChallenge(for: request.url)
-        {
-            return .unauthorized(redaction.redact(reason))
-        }
-        return redaction.networkError(error)
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {

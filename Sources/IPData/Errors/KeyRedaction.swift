@@ -4,29 +4,38 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Removes an API key from everything the client may hand back to its caller.
+/// Removes API keys from everything the SDK hands back: the client's errors, and whatever the
+/// command-line tool prints.
 ///
 /// The key travels in the `api-key` query parameter, so it is part of every request URL, and
 /// URLSession copies that URL into the errors it throws (`failingURL`, the user info, the
 /// description). Every error leaves the client through `redact(_:)`.
-struct KeyRedaction: Sendable {
-    static let placeholder = "REDACTED"
+package struct KeyRedaction: Sendable {
+    package static let placeholder = "REDACTED"
 
-    /// The key as sent, and as it appears percent-encoded in a URL; empty forms are dropped.
+    /// Each key as given, and as it appears percent-encoded in a URL, longest first (so that a
+    /// key that contains another is replaced whole); empty forms are dropped.
     private let forms: [String]
 
-    init(apiKey: String) {
-        var forms = [apiKey]
-        let encoded = URLText.queryValue(apiKey)
-        if encoded != apiKey { forms.append(encoded) }
-        self.forms = forms.filter { !$0.isEmpty }
+    package init(apiKey: String) {
+        self.init(apiKeys: [apiKey])
     }
 
-    func redact(_ text: String) -> String {
+    package init(apiKeys: [String]) {
+        var forms: [String] = []
+        for key in apiKeys {
+            for form in [key, URLText.queryValue(key)] where !form.isEmpty && !forms.contains(form) {
+                forms.append(form)
+            }
+        }
+        self.forms = forms.sorted { $0.count > $1.count }
+    }
+
+    package func redact(_ text: String) -> String {
         forms.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
     }
 
-    func appears(in text: String) -> Bool {
+    package func appears(in text: String) -> Bool {
         forms.contains { text.contains($0) }
     }
 

@@ -10,6 +10,12 @@ import FoundationNetworking
 /// client another transport with `IPDataClient(apiKey:baseURL:transport:cache:)`: the
 /// `IPDataTesting` library's sandbox is one, answering from sample data with no network, for the
 /// tests of apps that use this SDK.
+///
+/// A transport gets each request exactly as the API defines it: the method, the URL with the
+/// `api-key` and `fields` query, the `api-key`, `Accept` and `User-Agent` headers, and for
+/// `POST /bulk` a JSON body with its `Content-Type`. Nothing specific to URLSession or to a
+/// platform is added; what one HTTP stack needs (URLSession's on Linux needs
+/// `Expect: 100-continue` on a POST) is that transport's to add.
 public protocol IPDataTransport: Sendable {
     /// Sends `request` and returns the response body and the response.
     ///
@@ -17,15 +23,4 @@ public protocol IPDataTransport: Sendable {
     /// `IPDataError.networkError` (and resends a bulk request once after
     /// `URLError.networkConnectionLost`). Any HTTP status is an answer: return it.
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
-}
-
-/// The transport of clients built on a `URLSession`.
-struct URLSessionTransport: IPDataTransport {
-    let session: URLSession
-    /// See `Platform.abandonmentLimit(for:)`; nil for a session the client owns.
-    let abandonAfter: TimeInterval?
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await Platform.data(for: request, session: session, abandonAfter: abandonAfter)
-    }
 }

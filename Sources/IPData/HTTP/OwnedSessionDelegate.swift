@@ -9,8 +9,8 @@ import FoundationNetworking
 /// On Linux, every HTTP authentication challenge is refused. The ipdata API authenticates with
 /// its key, never with HTTP authentication, and there an unanswered challenge (a 401 carrying
 /// `WWW-Authenticate: Basic`) leaves the request hanging with no timeout. Refusing it ends the
-/// request with `URLError.cancelled`; the delegate remembers why, and the client reports
-/// `IPDataError.unauthorized` instead.
+/// request with `URLError.cancelled`; the delegate remembers the refusal, and the transport
+/// answers with the 401 instead, which the client reports as `IPDataError.unauthorized`.
 ///
 /// On Apple platforms every challenge gets the system's default handling, which delivers the
 /// 401 itself (refusing it there would turn a plain 401 into a cancelled request).
@@ -18,42 +18,60 @@ import FoundationNetworking
 ///
 /// The session keeps its delegate until it is invalidated; the delegate holds no reference to
 /// the client, so the client can be deallocated and invalidate the session.
-// @unchecked Sendable: the mutable state (`invalidationHandler`, `refusedChallenges`) is guarded by `lock`.
+// @unchecked Sendable: NSObject subclasses cannot be checked; its one stored property is a `Locked`.
 final class OwnedSessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private static let httpAuthenticationMethods: Set<String> = [
         NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
         NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
     ]
 
-    private let lock = NSLock()
-    private var invalidationHandler: (@Sendable () -> Void)?
-    /// Why challenges were refused, by request URL, oldest first.
-    private var refusedChallenges: [String: [String]] = [:]
+    private struct State {
+        var invalidationHandler: (@Sendable () -> Void)?
+        /// The challenges refused, by request URL, oldest first.
+        var refusedChallenges: [String: [RefusedChallenge]] = [:]
+    }
 
-    /// The reason a challenge for a request to `url` was refused, if one was; each reason is
-    /// handed out once.
-    func takeRefusedChallenge(for url: URL?) -> String? {
+    private let state = Locked(State())
+
+    /// A challenge that was refused: the status of the answer that carried it, and why.
+    struct RefusedChallenge: Sendable {
+        let status: Int
+        let reason: String
+
+        /// The answer the server gave, with `reason` as its API-style `{"message": …}` body.
+        func answer(to request: URLRequest) -> (Data, URLResponse) {
+            let body = (try? JSONSerialization.data(withJSONObject: ["message": reason])) ?? Data()
+            let url = request.url ?? IPDataClient.defaultBaseURL
+            let headers = ["Content-Type": "application/json"]
+            guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers)
+            else {
+                return (body, URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil))
+            }
+            return (body, response)
+        }
+    }
+
+    /// The refused challenge of a request to `url`, if there was one; each is handed out once.
+    func takeRefusedChallenge(for url: URL?) -> RefusedChallenge? {
         guard let key = url?.absoluteString else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard var reasons = refusedChallenges[key], !reasons.isEmpty else { return nil }
-        let reason = reasons.removeFirst()
-        refusedChallenges[key] = reasons.isEmpty ? nil : reasons
-        return reason
+        return state.withLock { state in
+            guard var reasons = state.refusedChallenges[key], !reasons.isEmpty else { return nil }
+            let reason = reasons.removeFirst()
+            state.refusedChallenges[key] = reasons.isEmpty ? nil : reasons
+            return reason
+        }
     }
 
     /// Runs `handler` once the session has been invalidated (used by tests to see `deinit` work).
     func onInvalidation(_ handler: @escaping @Sendable () -> Void) {
-        lock.lock()
-        invalidationHandler = handler
-        lock.unlock()
+        state.withLock { $0.invalidationHandler = handler }
     }
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
-        lock.lock()
-        let handler = invalidationHandler
-        invalidationHandler = nil
-        lock.unlock()
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            defer { state.invalidationHandler = nil }
+            return state.invalidationHandler
+        }
         handler?()
     }
 
@@ -65,10 +83,10 @@ final class OwnedSessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked S
             Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod)
         {
             if let key = task.originalRequest?.url?.absoluteString {
-                let reason = Self.describe(challenge)
-                lock.lock()
-                refusedChallenges[key, default: []].append(reason)
-                lock.unlock()
+                let refusal = RefusedChallenge(
+                    status: (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401,
+                    reason: Self.describe(challenge))
+                state.withLock { $0.refusedChallenges[key, default: []].append(refusal) }
             }
             completionHandler(.cancelAuthenticationChallenge, nil)
         } else {

@@ -115,60 +115,69 @@ enum Platform {
 /// handler while holding the cancelled task's status lock, and URLSession's work queue may be
 /// waiting for that very lock to resume the task, so `URLSessionTask.cancel()` is sent to
 /// another queue.
-// @unchecked Sendable: every stored property but `lock` is read and written only while holding `lock`.
-private final class PendingDataTask: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var timer: DispatchSourceTimer?
-    private var isCancelled = false
-    private var isFinished = false
-    private var isExpired = false
+private final class PendingDataTask: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var timer: ExpiryTimer?
+        var isCancelled = false
+        var isFinished = false
+        var isExpired = false
+    }
+
+    /// A dispatch timer, which is safe to use from any thread but not declared `Sendable` by
+    /// swift-corelibs-libdispatch.
+    // @unchecked Sendable: DispatchSource's methods are thread-safe; `source` is never replaced.
+    private struct ExpiryTimer: @unchecked Sendable {
+        let source: DispatchSourceTimer
+    }
+
+    private let state = Locked(State())
 
     /// Called by the completion handler; returns whether the time limit ended the task.
     func finish() -> Bool {
-        lock.lock()
-        isFinished = true
-        let (timer, expired) = (self.timer, isExpired)
-        self.timer = nil
-        lock.unlock()
-        timer?.cancel()
+        let (timer, expired) = state.withLock { state -> (ExpiryTimer?, Bool) in
+            state.isFinished = true
+            defer { state.timer = nil }
+            return (state.timer, state.isExpired)
+        }
+        timer?.source.cancel()
         return expired
     }
 
     func start(_ task: URLSessionDataTask, expiringAfter limit: TimeInterval?) {
-        var timer: DispatchSourceTimer?
+        var timer: ExpiryTimer?
         if let limit {
             let source = DispatchSource.makeTimerSource(queue: .global())
             source.schedule(deadline: .now() + limit)
             source.setEventHandler { [weak self] in self?.expire() }
-            timer = source
+            timer = ExpiryTimer(source: source)
         }
-        lock.lock()
-        self.task = task
-        self.timer = timer
-        let cancelled = isCancelled
-        lock.unlock()
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            state.timer = timer
+            return state.isCancelled
+        }
         // The timer runs before the task can finish: an inactive dispatch source must not be
         // cancelled or released. Not under a task's status lock here, so cancelling in place is safe.
-        timer?.resume()
+        timer?.source.resume()
         if cancelled { task.cancel() }
         task.resume()
     }
 
     func cancel() {
-        lock.lock()
-        isCancelled = true
-        let task = isFinished ? nil : self.task
-        lock.unlock()
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.isCancelled = true
+            return state.isFinished ? nil : state.task
+        }
         guard let task else { return }
         DispatchQueue.global().async { task.cancel() }
     }
 
     private func expire() {
-        lock.lock()
-        isExpired = !isFinished
-        let task = isExpired ? self.task : nil
-        lock.unlock()
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.isExpired = !state.isFinished
+            return state.isExpired ? state.task : nil
+        }
         task?.cancel()
     }
 }

@@ -79,15 +79,15 @@ final class LookupPipeline {
     private func topUp() async {
         while !inputEnded, inFlight.count < concurrency {
             var chunk: [String] = []
-            chunk.reserveCapacity(InputValidation.bulkLimit)
+            chunk.reserveCapacity(APIMessage.bulkLimit)
             do {
-                while chunk.count < InputValidation.bulkLimit, let address = try await source.next() {
+                while chunk.count < APIMessage.bulkLimit, let address = try await source.next() {
                     chunk.append(address)
                 }
             } catch {
                 inputError = error
             }
-            if chunk.count < InputValidation.bulkLimit { inputEnded = true }
+            if chunk.count < APIMessage.bulkLimit { inputEnded = true }
             guard !chunk.isEmpty else { return }
             let (batch, client, fields, mode) = (chunk, client, fields, mode)
             inFlight.append(Task { await ChunkLookup.run(batch, client: client, fields: fields, mode: mode) })
@@ -116,7 +116,7 @@ enum ChunkLookup {
                     return IPLookupResult(ip: address, result: .success(response))
                 }
             } catch let error as IPDataError {
-                guard mode.fallsBack, BulkMode.isBulkRefusal(error) else {
+                guard mode.fallsBack, APIMessage.isBulkNotInPlan(error) else {
                     return chunk.map { IPLookupResult(ip: $0, result: .failure(error), isRequestFailure: true) }
                 }
                 mode.switchToSingleLookups()
@@ -168,12 +168,5 @@ final class BulkMode: Sendable {
             return !single
         }
         if switched { onEvent?(.switchedToSingleLookups) }
-    }
-
-    /// The API's answer to a bulk request from a plan without bulk access (a 403 whose message
-    /// is `Upgrade to a paid plan to make bulk requests.`).
-    static func isBulkRefusal(_ error: IPDataError) -> Bool {
-        guard case .forbidden(let message) = error else { return false }
-        return message.lowercased().contains("bulk requests")
     }
 }

@@ -11,18 +11,18 @@
 /// - IPv6: any RFC 4291 text form: up to four hex digits a group, one `::` at most, and an
 ///   IPv4 tail in the last 32 bits (`::ffff:1.2.3.4`, whose parts follow the IPv4 rule). No zone
 ///   (`%eth0`), no brackets, no prefix length.
-enum IPAddress: Hashable, Sendable {
+package enum IPAddress: Hashable, Sendable {
     /// The 32 bits of an IPv4 address, first octet in the highest byte.
     case v4(UInt32)
     /// The eight 16-bit groups of an IPv6 address, in order.
     case v6(Groups)
 
     /// The eight groups of an IPv6 address (a tuple of eight, hashable and without allocation).
-    struct Groups: Hashable, Sendable {
-        var high: UInt64
-        var low: UInt64
+    package struct Groups: Hashable, Sendable {
+        package var high: UInt64
+        package var low: UInt64
 
-        subscript(index: Int) -> UInt16 {
+        package subscript(index: Int) -> UInt16 {
             let word = index < 4 ? high : low
             return UInt16(truncatingIfNeeded: word >> (UInt64(3 - index % 4) * 16))
         }
@@ -39,7 +39,7 @@ enum IPAddress: Hashable, Sendable {
     }
 
     /// The address written in `text`, or nil when `text` is not exactly one address.
-    init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let utf8 = Array(text.utf8)
         // The longest address text is 45 bytes (six full groups and a dotted IPv4 tail).
         guard !utf8.isEmpty, utf8.count <= 45 else { return nil }
@@ -53,21 +53,21 @@ enum IPAddress: Hashable, Sendable {
     }
 
     /// Whether `text` is exactly one IPv4 or IPv6 address.
-    static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         IPAddress(text) != nil
     }
 
     /// The one text form of the address in `text`, or nil for anything that is not one: dotted
     /// decimal, or lower-case compressed IPv6, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` are
     /// the same.
-    static func canonical(_ text: String) -> String? {
+    package static func canonical(_ text: String) -> String? {
         IPAddress(text)?.text
     }
 
     /// The canonical text: dotted decimal, or IPv6 in lower case with the longest run of two or
     /// more zero groups (the first of equals) written `::`, and a dotted tail for the IPv4-mapped
     /// (`::ffff:0:0/96`) and IPv4-compatible (`::/96`) forms, as `inet_ntop` writes them.
-    var text: String {
+    package var text: String {
         switch self {
         case .v4(let bits):
             return Self.dotted(bits)

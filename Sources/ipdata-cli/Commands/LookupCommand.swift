@@ -55,11 +55,9 @@ enum LookupCommand {
             }
         }
 
-        /// `AS` (any case) and digits: `AS15169`.
+        /// An autonomous system as the library reads one: `AS15169`, `as15169` or `15169`.
         static func isASN(_ text: String) -> Bool {
-            let digits = text.dropFirst(2)
-            return text.uppercased().hasPrefix("AS") && !digits.isEmpty
-                && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            ASNumber.isASN(text)
         }
     }
 

@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One call of the ipdata API, and how it becomes a `URLRequest`.
-enum Endpoint: Sendable {
+/// One call of the ipdata API: how it becomes a `URLRequest`, and how a request is read back into
+/// the call it makes (for the sandbox, which answers as the API does).
+package enum Endpoint: Sendable, Equatable {
     /// `GET /`: the caller's own address.
     case ownAddress
     /// `GET /{ip}`.
@@ -17,12 +18,12 @@ enum Endpoint: Sendable {
     /// `GET /AS{number}`.
     case asn(String)
 
-    var method: String {
+    package var method: String {
         if case .bulk = self { return "POST" }
         return "GET"
     }
 
-    var pathSegments: [String] {
+    package var pathSegments: [String] {
         switch self {
         case .ownAddress: return []
         case .address(let address): return [address]
@@ -34,7 +35,7 @@ enum Endpoint: Sendable {
 
     /// The request for this call. The key goes in both the `api-key` query parameter (documented
     /// for every call) and the `api-key` header; `fields`, when not empty, in `fields=a,b`.
-    func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
+    package func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
         var request = URLRequest(url: url(baseURL: baseURL, apiKey: apiKey, fields: fields))
         request.httpMethod = method
         request.setValue(apiKey, forHTTPHeaderField: "api-key")
@@ -43,7 +44,6 @@ enum Endpoint: Sendable {
         if case .bulk(let addresses) = self {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Self.jsonArray(addresses)
-            Platform.prepareBodyRequest(&request)
         }
         return request
     }
@@ -64,6 +64,38 @@ enum Endpoint: Sendable {
         }
         // Every part was percent-encoded above, so the text is always a URL.
         return URL(string: text) ?? baseURL
+    }
+
+    /// The call that a request with `method`, percent-decoded `pathSegments` and `body` makes, or
+    /// nil when it makes none (the API's 404). A `POST /bulk` whose body is not a non-empty JSON
+    /// array of strings throws the API's 400 for it.
+    ///
+    /// A single segment is an ASN when it is `AS` and digits, as the client writes one
+    /// (`ASNumber.pathSegment(_:)`); any other is an address, for the API to judge.
+    package init?(method: String, pathSegments: [String], body: Data?) throws {
+        switch (method, pathSegments.count) {
+        case ("GET", 0):
+            self = .ownAddress
+        case ("POST", 1) where pathSegments[0] == "bulk":
+            guard let body, let array = try? JSONSerialization.jsonObject(with: body) as? [Any],
+                !array.isEmpty, case let strings = array.compactMap({ $0 as? String }), strings.count == array.count
+            else { throw IPDataError.badRequest(APIMessage.invalidBulkBody) }
+            self = .bulk(strings)
+        case ("GET", 1):
+            let segment = pathSegments[0]
+            self = ASNumber.pathSegment(segment) == segment ? .asn(segment) : .address(segment)
+        case ("GET", 2):
+            self = .field(address: pathSegments[0], field: pathSegments[1])
+        default:
+            return nil
+        }
+    }
+
+    /// The field names of a request's `fields=a,b` query, or nil when it asks for every field.
+    package static func fields(in url: URL) -> [String]? {
+        let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "fields" }?.value
+        return value.flatMap { $0.isEmpty ? nil : $0.split(separator: ",").map(String.init) }
     }
 
     /// A JSON array of strings: the body of `POST /bulk`.

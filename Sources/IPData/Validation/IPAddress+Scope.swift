@@ -1,0 +1,31 @@
+extension IPAddress {
+    /// What the API does with an address: looks it up, or refuses it with a 400 as private or
+    /// as reserved (see `APIMessage.privateAddress(_:)` and `reservedAddress(_:)`).
+    package enum Scope: Sendable, Equatable {
+        case `public`
+        /// RFC 1918, loopback, link-local, "this network" (`0.0.0.0/8`), IPv6 loopback,
+        /// unique local (`fc00::/7`) and link-local (`fe80::/10`).
+        case `private`
+        /// Multicast and the blocks above it (`224.0.0.0/3`), IPv6 multicast (`ff00::/8`).
+        case reserved
+    }
+
+    /// The scope the API gives this address.
+    package var scope: Scope {
+        switch self {
+        case .v4(let bits):
+            let (a, b) = (bits >> 24, bits >> 16 & 0xFF)
+            switch (a, b) {
+            case (10, _), (127, _), (0, _), (169, 254), (192, 168), (172, 16...31): return .private
+            case (224...255, _): return .reserved
+            default: return .public
+            }
+        case .v6(let groups):
+            let first = groups[0]
+            if groups.high == 0 && groups.low == 1 { return .private }  // ::1
+            if first & 0xFE00 == 0xFC00 || first & 0xFFC0 == 0xFE80 { return .private }
+            if first & 0xFF00 == 0xFF00 { return .reserved }
+            return .public
+        }
+    }
+}
