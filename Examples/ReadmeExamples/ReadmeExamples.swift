@@ -19,6 +19,28 @@ enum QuickStart {
     }
 }
 
+enum ConfiguringAClient {
+    static func everything() -> IPDataClient {
+        let client = IPDataClient(
+            apiKey: "YOUR_API_KEY",
+            configuration: IPDataClient.Configuration(
+                baseURL: IPDataClient.euBaseURL,
+                connection: .owned(.ephemeral),
+                cache: LookupCache(),
+                retryPolicy: .recommended
+            )
+        )
+        return client
+    }
+
+    static func retries() -> IPDataClient {
+        let patient = RetryPolicy(maximumAttempts: 5, initialDelay: 1, maximumDelay: 20, timeBudget: 60)
+        let client = IPDataClient(
+            apiKey: "YOUR_API_KEY", configuration: IPDataClient.Configuration(retryPolicy: patient))
+        return client
+    }
+}
+
 enum ConnectionReuse {
     static func dedicatedSession() -> IPDataClient {
         let configuration = URLSessionConfiguration.default

@@ -30,8 +30,28 @@ public final class IPDataClient: Sendable {
     let redaction: KeyRedaction
     /// The opt-in cache of lookups, if the client was given one.
     public let cache: LookupCache?
+    /// When failed requests are sent again.
+    public let retryPolicy: RetryPolicy
+    /// How the client waits between attempts and reads the time (replaced by tests).
+    let clock: RetryClock
     /// Concurrent identical lookups share one request.
     let coalescer = RequestCoalescer<IPResponse>()
+
+    /// Creates a client from `configuration`: the API's address, what carries the requests, the
+    /// cache and the retry policy (see `Configuration`).
+    public convenience init(apiKey: String, configuration: Configuration) {
+        self.init(apiKey: apiKey, configuration: configuration, clock: .system)
+    }
+
+    init(apiKey: String, configuration: Configuration, clock: RetryClock) {
+        self.apiKey = apiKey
+        self.baseURL = configuration.baseURL
+        self.transport = configuration.connection.makeTransport()
+        self.redaction = KeyRedaction(apiKey: apiKey)
+        self.cache = configuration.cache
+        self.retryPolicy = configuration.retryPolicy
+        self.clock = clock
+    }
 
     /// Creates a client that sends its requests through `session`.
     ///
@@ -42,20 +62,18 @@ public final class IPDataClient: Sendable {
     ///   - session: The session to use. By default `URLSession.shared`, whose connection pool the
     ///     whole process shares. The client never invalidates a session it did not create.
     public convenience init(apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared) {
-        self.init(apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session), cache: nil)
+        self.init(apiKey: apiKey, configuration: Configuration(baseURL: baseURL, connection: .session(session)))
     }
 
     /// Creates a client whose requests go through `transport` instead of URLSession, for
     /// example the sandbox of the `IPDataTesting` library in your app's tests.
-    public init(
+    public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, transport: any IPDataTransport,
         cache: LookupCache? = nil
     ) {
-        self.apiKey = apiKey
-        self.baseURL = baseURL
-        self.transport = transport
-        self.redaction = KeyRedaction(apiKey: apiKey)
-        self.cache = cache
+        self.init(
+            apiKey: apiKey,
+            configuration: Configuration(baseURL: baseURL, connection: .transport(transport), cache: cache))
     }
 
     /// Creates a client that sends its requests through `session` and keeps answers in `cache`.
@@ -64,7 +82,8 @@ public final class IPDataClient: Sendable {
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared, cache: LookupCache
     ) {
-        self.init(apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(session: session), cache: cache)
+        self.init(
+            apiKey: apiKey, configuration: Configuration(baseURL: baseURL, connection: .session(session), cache: cache))
     }
 
     /// Creates a client with a dedicated `URLSession` made once from `configuration`.
@@ -74,8 +93,7 @@ public final class IPDataClient: Sendable {
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration
     ) {
-        self.init(
-            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(configuration: configuration), cache: nil)
+        self.init(apiKey: apiKey, configuration: Configuration(baseURL: baseURL, connection: .owned(configuration)))
     }
 
     /// Creates a client with a dedicated `URLSession` made from `configuration` that keeps
@@ -85,8 +103,8 @@ public final class IPDataClient: Sendable {
         cache: LookupCache
     ) {
         self.init(
-            apiKey: apiKey, baseURL: baseURL, transport: URLSessionTransport(configuration: configuration),
-            cache: cache)
+            apiKey: apiKey,
+            configuration: Configuration(baseURL: baseURL, connection: .owned(configuration), cache: cache))
     }
 
     // MARK: - Lookups
@@ -165,7 +183,7 @@ public final class IPDataClient: Sendable {
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
-        let body = try await send(.bulk(addresses), fields: fields, retryingLostConnection: true)
+        let body = try await send(.bulk(addresses), fields: fields)
         let answers = try decode([LenientElement<IPResponse>].self, from: body)
         guard answers.count == addresses.count else {
             throw IPDataError.decodingFailed(
@@ -203,25 +221,62 @@ public final class IPDataClient: Sendable {
 
     // MARK: - Plumbing
 
-    /// Sends one call and returns the body of its 2xx answer.
-    ///
-    /// Only `retryingLostConnection` requests are ever retried, once, and only when the transport
-    /// failed with `networkConnectionLost`: once an HTTP status arrived, nothing is retried.
-    func send(_ endpoint: Endpoint, fields: [String]?, retryingLostConnection: Bool = false) async throws -> Data {
+    /// Sends one call and returns the body of its 2xx answer, sending it again as the retry
+    /// policy says (see `RetryPolicy`).
+    func send(_ endpoint: Endpoint, fields: [String]?) async throws -> Data {
         let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
-        let answer: (Data, URLResponse)
-        do {
-            answer = try await transport.data(for: request)
-        } catch let error as URLError where retryingLostConnection && error.code == .networkConnectionLost {
+        let isBulk: Bool
+        if case .bulk = endpoint { isBulk = true } else { isBulk = false }
+        let start = clock.now()
+        var attempt = 0
+        var resentOverDeadConnection = false
+        while true {
+            attempt += 1
+            let outcome: RetryPolicy.Outcome
             do {
-                answer = try await transport.data(for: request)
+                let (body, response) = try await transport.data(for: request)
+                let http = response as? HTTPURLResponse
+                guard let http, !(200..<300).contains(http.statusCode) else {
+                    return try APIResponse.successBody(body, response, redaction: redaction)
+                }
+                let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
+                    RetryAfter.seconds($0, now: Date())
+                }
+                outcome = .answered(status: http.statusCode, retryAfter: retryAfter)
+                guard
+                    let wait = retryPolicy.delay(
+                        after: outcome, attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
+                        random: clock.random)
+                else { return try APIResponse.successBody(body, response, redaction: redaction) }
+                try await pause(wait)
+            } catch let error as URLError {
+                // A stale pooled connection under a bulk request: resent once at once, whatever the policy.
+                if isBulk, error.code == .networkConnectionLost, !resentOverDeadConnection {
+                    resentOverDeadConnection = true
+                    attempt -= 1
+                    continue
+                }
+                guard
+                    let wait = retryPolicy.delay(
+                        after: .failed(error), attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
+                        random: clock.random)
+                else { throw redaction.networkError(error) }
+                try await pause(wait)
+            } catch let error as IPDataError {
+                throw error
             } catch {
                 throw redaction.networkError(error)
             }
-        } catch {
-            throw redaction.networkError(error)
         }
-        return try APIResponse.successBody(answer.0, answer.1, redaction: redaction)
+    }
+
+    /// Waits `seconds` between two attempts; a cancelled task stops waiting at once.
+    private func pause(_ seconds: TimeInterval) async throws {
+        do {
+            try await clock.sleep(seconds)
+        } catch {
+            throw IPDataError.networkError(URLError(.cancelled))
+        }
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {

@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension IPDataClient {
+    /// Everything a client is made from besides its key: where the API is, what carries the
+    /// requests, the cache and the retry policy. Every property has a default, so a
+    /// configuration names only what differs.
+    ///
+    /// ```swift
+    /// let client = IPDataClient(
+    ///     apiKey: "YOUR_API_KEY",
+    ///     configuration: .init(baseURL: IPDataClient.euBaseURL, cache: LookupCache(), retryPolicy: .recommended))
+    /// ```
+    public struct Configuration: Sendable {
+        /// The API's address; `euBaseURL` for the EU endpoint, or a gateway URL, whose path
+        /// prefix is kept. `defaultBaseURL` by default.
+        public var baseURL: URL
+        /// What carries the requests; `URLSession.shared` by default.
+        public var connection: Connection
+        /// Where lookups are kept to be answered again without a request; none by default.
+        public var cache: LookupCache?
+        /// When a failed request is sent again; by default only a bulk request over a dead
+        /// pooled connection (see `RetryPolicy`).
+        public var retryPolicy: RetryPolicy
+
+        /// A configuration; every parameter is described with its property.
+        public init(
+            baseURL: URL = IPDataClient.defaultBaseURL, connection: Connection = .shared, cache: LookupCache? = nil,
+            retryPolicy: RetryPolicy = .default
+        ) {
+            self.baseURL = baseURL
+            self.connection = connection
+            self.cache = cache
+            self.retryPolicy = retryPolicy
+        }
+    }
+
+    /// What carries a client's HTTP requests.
+    public struct Connection: Sendable {
+        enum Kind {
+            case session(URLSession)
+            case owned(URLSessionConfiguration)
+            case transport(any IPDataTransport)
+        }
+
+        /// A box for the kind: a configuration is not `Sendable` on every platform.
+        // @unchecked Sendable: an `owned` configuration is a private copy, never changed after
+        // `owned(_:)` made it, and only read to create a session; the other kinds are Sendable.
+        struct Box: @unchecked Sendable {
+            let kind: Kind
+        }
+
+        let box: Box
+
+        /// `URLSession.shared`, whose connection pool the whole process shares.
+        public static let shared = Connection(box: Box(kind: .session(.shared)))
+
+        /// Your session, which the client uses as it is and never invalidates.
+        public static func session(_ session: URLSession) -> Connection {
+            Connection(box: Box(kind: .session(session)))
+        }
+
+        /// A session of the client's own, made once from a copy of `configuration` and
+        /// invalidated when the client is released. It has no `URLCache` (every request URL
+        /// carries the key), and on Linux it refuses HTTP authentication challenges, which would
+        /// otherwise leave a request waiting.
+        public static func owned(_ configuration: URLSessionConfiguration) -> Connection {
+            // `copy()` of a URLSessionConfiguration is always a URLSessionConfiguration.
+            let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+            return Connection(box: Box(kind: .owned(copy)))
+        }
+
+        /// Any transport, such as `IPDataSandbox` from the `IPDataTesting` library.
+        public static func transport(_ transport: any IPDataTransport) -> Connection {
+            Connection(box: Box(kind: .transport(transport)))
+        }
+
+        /// The transport this connection stands for, made new for an owned session.
+        func makeTransport() -> any IPDataTransport {
+            switch box.kind {
+            case .session(let session): return URLSessionTransport(session: session)
+            case .owned(let configuration): return URLSessionTransport(configuration: configuration)
+            case .transport(let transport): return transport
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// When an `IPDataClient` sends a request again, and how long it waits first.
+///
+/// Whatever the policy, a bulk request (`POST /bulk`) whose pooled connection turns out to be
+/// dead before any answer arrives (`URLError.networkConnectionLost`) is sent once more at once:
+/// that is a stale connection, not a failure. The default policy, `.default`, retries nothing
+/// else, as the SDK always has. Choose `.recommended`, or a policy of your own, to also retry:
+///
+/// - a 429 or a 5xx answer, after the wait its `Retry-After` header asks for (seconds or an
+///   HTTP date), else after an exponential backoff with full jitter;
+/// - a request that got no answer at all: a lookup (`GET`) after any connection-level failure,
+///   a bulk request only when the request cannot have reached the server (no connection could be
+///   made), since the API bills the addresses of a request it answered.
+///
+/// 400, 401, 403 and 404 are never retried: the same request would fail the same way, and a 403
+/// means the quota is spent or the plan does not allow the call. A call stops retrying once
+/// `maximumAttempts` requests were sent, or when the next wait would end past `timeBudget`
+/// (counted from the call's first request); it then throws the last failure. Cancelling the
+/// calling task ends a wait at once, with `IPDataError.networkError(URLError(.cancelled))`.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The most requests one call sends, the first included: 1 never retries.
+    public var maximumAttempts: Int
+    /// The longest wait before the second request, when no `Retry-After` says otherwise; each
+    /// later wait may be twice as long, up to `maximumDelay`. The wait is drawn at random between
+    /// zero and that bound ("full jitter"), so that many clients do not retry in step.
+    public var initialDelay: TimeInterval
+    /// The longest any one wait may be. A `Retry-After` that asks for longer ends the retries.
+    public var maximumDelay: TimeInterval
+    /// The most time, in seconds from its first request, that a call may spend retrying.
+    public var timeBudget: TimeInterval
+    /// Retry a 429 (too many requests) or a 5xx (server error) answer.
+    public var retriesRateLimitsAndServerErrors: Bool
+    /// Retry a request that got no answer (see the type's description for bulk requests).
+    public var retriesConnectionFailures: Bool
+
+    /// A policy; every parameter is described with its property.
+    public init(
+        maximumAttempts: Int, initialDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 8,
+        timeBudget: TimeInterval = 30, retriesRateLimitsAndServerErrors: Bool = true,
+        retriesConnectionFailures: Bool = true
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialDelay = max(0, initialDelay)
+        self.maximumDelay = max(0, maximumDelay)
+        self.timeBudget = max(0, timeBudget)
+        self.retriesRateLimitsAndServerErrors = retriesRateLimitsAndServerErrors
+        self.retriesConnectionFailures = retriesConnectionFailures
+    }
+
+    /// Retries nothing but the resend of a bulk request over a dead pooled connection: what the
+    /// client has always done, and what it does unless told otherwise.
+    public static let `default` = RetryPolicy(
+        maximumAttempts: 1, retriesRateLimitsAndServerErrors: false, retriesConnectionFailures: false)
+
+    /// Up to 4 requests per call, waits from 0.5 s doubling to at most 8 s, within 30 s:
+    /// rate limits, server errors and connection failures.
+    public static let recommended = RetryPolicy(maximumAttempts: 4)
+}
+
+extension RetryPolicy {
+    /// What one attempt ended with, as far as retrying is concerned.
+    enum Outcome {
+        /// An HTTP answer with this status and, when it had one, the wait its `Retry-After` asks for.
+        case answered(status: Int, retryAfter: TimeInterval?)
+        /// No HTTP answer.
+        case failed(URLError)
+    }
+
+    /// The wait before the next request, or nil when the call must not send another.
+    ///
+    /// - Parameters:
+    ///   - attempt: How many requests were sent so far (1 after the first).
+    ///   - elapsed: Seconds since the first request was sent.
+    ///   - isBulk: Whether the request is `POST /bulk`, which is billed once answered.
+    ///   - random: Draws the jittered wait from a range.
+    func delay(
+        after outcome: Outcome, attempt: Int, elapsed: TimeInterval, isBulk: Bool,
+        random: (ClosedRange<TimeInterval>) -> TimeInterval
+    ) -> TimeInterval? {
+        guard attempt < maximumAttempts else { return nil }
+        let requested: TimeInterval?
+        switch outcome {
+        case .answered(let status, let retryAfter):
+            guard retriesRateLimitsAndServerErrors, status == 429 || (500...599).contains(status) else { return nil }
+            requested = retryAfter
+        case .failed(let error):
+            guard retriesConnectionFailures, Self.mayRetry(error, isBulk: isBulk) else { return nil }
+            requested = nil
+        }
+        let wait: TimeInterval
+        if let requested {
+            guard requested <= maximumDelay else { return nil }
+            wait = max(0, requested)
+        } else {
+            let bound = min(maximumDelay, initialDelay * pow(2, Double(attempt - 1)))
+            wait = random(0...bound)
+        }
+        return elapsed + wait <= timeBudget ? wait : nil
+    }
+
+    /// Failures after which the request cannot have reached the server.
+    private static let notSent: Set<URLError.Code> = [
+        .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .networkConnectionLost,
+    ]
+    /// Failures of a lookup (`GET`) worth another try: the above, and an answer that never came.
+    private static let transient: Set<URLError.Code> = notSent.union([.timedOut, .unknown, .badServerResponse])
+
+    static func mayRetry(_ error: URLError, isBulk: Bool) -> Bool {
+        isBulk ? notSent.contains(error.code) : transient.contains(error.code)
+    }
+}
