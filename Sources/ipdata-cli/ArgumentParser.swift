@@ -33,6 +33,13 @@ struct ParsedArguments: Equatable {
     private(set) var flags: Set<String> = []
     /// The arguments that are not options, in order; `-` is one, and so is everything after `--`.
     private(set) var positionals: [String] = []
+    /// How many of `positionals` came before `--` (all of them when there was none).
+    private(set) var positionalsBeforeDoubleDash = 0
+    /// What could not be understood, in order; the first is the one to report.
+    private(set) var problems: [UsageError] = []
+
+    /// The long names of every option and flag given.
+    var givenOptions: Set<String> { flags.union(values.keys) }
 
     /// Whether the flag `--name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
@@ -45,7 +52,17 @@ struct ParsedArguments: Equatable {
 
     mutating func add(_ value: String, for name: String) { values[name, default: []].append(value) }
     mutating func addFlag(_ name: String) { flags.insert(name) }
-    mutating func addPositional(_ argument: String) { positionals.append(argument) }
+    mutating func addPositional(_ argument: String, beforeDoubleDash: Bool) {
+        positionals.append(argument)
+        if beforeDoubleDash { positionalsBeforeDoubleDash += 1 }
+    }
+    mutating func addProblem(_ problem: UsageError) { problems.append(problem) }
+
+    /// Takes the first positional argument out (the command word).
+    mutating func removeFirstPositional() {
+        positionals.removeFirst()
+        positionalsBeforeDoubleDash = max(0, positionalsBeforeDoubleDash - 1)
+    }
 }
 
 /// A command line that cannot be understood. The message names options but never repeats a
@@ -69,22 +86,37 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 struct ArgumentParser {
     let options: [OptionSpec]
 
-    func parse(_ arguments: [String]) throws -> ParsedArguments {
+    /// Reads every argument once; what cannot be understood is collected in `problems`, so that
+    /// `--help` can still win over a mistake elsewhere on the line.
+    func read(_ arguments: [String]) -> ParsedArguments {
         var parsed = ParsedArguments()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--" {
-                for positional in remaining { parsed.addPositional(positional) }
+                for positional in remaining { parsed.addPositional(positional, beforeDoubleDash: false) }
                 break
             }
-            if argument == "-" || !argument.hasPrefix("-") {
-                parsed.addPositional(argument)
-            } else if argument.hasPrefix("--") {
-                try parseLong(argument.dropFirst(2), remaining: &remaining, into: &parsed)
-            } else {
-                try parseShort(argument.dropFirst(), remaining: &remaining, into: &parsed)
+            do {
+                if argument == "-" || !argument.hasPrefix("-") {
+                    parsed.addPositional(argument, beforeDoubleDash: true)
+                } else if argument.hasPrefix("--") {
+                    try parseLong(argument.dropFirst(2), remaining: &remaining, into: &parsed)
+                } else {
+                    try parseShort(argument.dropFirst(), remaining: &remaining, into: &parsed)
+                }
+            } catch let problem as UsageError {
+                parsed.addProblem(problem)
+            } catch {
+                parsed.addProblem(UsageError("\(error)"))
             }
         }
+        return parsed
+    }
+
+    /// `read(_:)`, throwing its first problem.
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        let parsed = read(arguments)
+        if let problem = parsed.problems.first { throw problem }
         return parsed
     }
 

@@ -13,16 +13,17 @@ final class Console {
     private var statusShown = false
     private let standardError = FileHandle.standardError
 
-    /// A console that redacts the keys that `arguments` (`--api-key KEY`, `--api-key=KEY`) and
-    /// `environment` (`IPDATA_API_KEY`) carry.
-    init(arguments: [String], environment: [String: String]) {
-        var keys: [String] = []
-        for (index, argument) in arguments.enumerated() {
-            if argument == "--api-key", index + 1 < arguments.count { keys.append(arguments[index + 1]) }
-            if argument.hasPrefix("--api-key=") { keys.append(String(argument.dropFirst("--api-key=".count))) }
-        }
-        if let key = environment[Configuration.keyVariable] { keys.append(key) }
-        for key in keys { addSecret(key) }
+    /// A console that redacts the keys of the command line (every `--api-key` given) and of
+    /// `environment` (`IPDATA_API_KEY`).
+    convenience init(parsed: ParsedArguments, environment: [String: String]) {
+        let fromEnvironment = environment[Configuration.keyVariable].map { [$0] } ?? []
+        self.init(keys: parsed.allValues(CommonOptions.apiKey.name) + fromEnvironment)
+    }
+
+    /// A console that redacts `keys`.
+    init(keys: [String]) {
+        self.keys = keys
+        self.redaction = KeyRedaction(apiKeys: keys)
     }
 
     /// Redacts `key` too (a key read from the configuration file), as the library does: in the

@@ -35,8 +35,9 @@ enum IPDataCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
-        let console = Console(arguments: arguments, environment: environment)
-        let status = await run(arguments, environment: environment, console: console)
+        let invocation = read(arguments)
+        let console = Console(parsed: invocation.parsed, environment: environment)
+        let status = await run(invocation, environment: environment, console: console)
         // `_exit`, not `exit`: on Linux, `exit` runs OpenSSL's clean-up while URLSession's threads
         // may still be closing connections, which crashes now and then (about 1 run in 100).
         // Everything was written unbuffered, through FileHandle, so nothing is lost.
@@ -44,7 +45,7 @@ enum IPDataCommand {
     }
 
     /// The commands, by the word that selects them; no word is a lookup.
-    enum Command: String {
+    enum Command: String, CaseIterable {
         case lookup = ""
         case bulk
         case `init`
@@ -56,56 +57,75 @@ enum IPDataCommand {
             case .`init`: return InitCommand.help
             }
         }
-    }
 
-    /// The command and its arguments. The command word is the first argument that is neither an
-    /// option nor an option's value, so options may come before it (`ipdata --eu bulk ips.txt`);
-    /// when that argument is not a command word, the command line is a lookup.
-    static func split(_ arguments: [String]) -> (Command, [String]) {
-        let options = LookupCommand.options + BulkCommand.options + InitCommand.options
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" || argument == "-" || !argument.hasPrefix("-") { break }
-            let takesValue: Bool
-            if argument.hasPrefix("--") {
-                let name = argument.dropFirst(2).prefix { $0 != "=" }
-                takesValue = !argument.contains("=") && options.contains { $0.name == name && $0.takesValue }
-            } else {
-                takesValue = argument.count == 2 && options.contains { $0.short == argument.last && $0.takesValue }
+        /// The options the command takes (`--help` and `--version` among them).
+        var options: [OptionSpec] {
+            switch self {
+            case .lookup: return LookupCommand.options
+            case .bulk: return BulkCommand.options
+            case .`init`: return InitCommand.options
             }
-            index += takesValue ? 2 : 1
         }
-        guard index < arguments.count, let command = Command(rawValue: arguments[index]), command != .lookup else {
-            return (.lookup, arguments)
+
+        /// How to ask for the command's help.
+        var helpCommand: String {
+            self == .lookup ? "ipdata --help" : "ipdata \(rawValue) --help"
         }
-        var rest = arguments
-        rest.remove(at: index)
-        return (command, rest)
     }
 
-    /// Runs the command line `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
-        let (command, rest) = split(arguments)
+    /// A command line, read once: the command and everything else it said.
+    struct Invocation {
+        let command: Command
+        let parsed: ParsedArguments
+    }
+
+    /// Reads `arguments` (without the program name) once, with every command's options.
+    ///
+    /// The command word is the first positional argument before `--`, so options may come before
+    /// it (`ipdata --eu bulk ips.txt`) and an option's value is never one (`--output bulk`); when
+    /// that argument is not a command word, the command line is a lookup. An option that the
+    /// command does not take is a problem of the command line, as an unknown one is.
+    static func read(_ arguments: [String]) -> Invocation {
+        var everyOption: [OptionSpec] = []
+        for option in Command.allCases.flatMap(\.options) where !everyOption.contains(option) {
+            everyOption.append(option)
+        }
+        var parsed = ArgumentParser(options: everyOption).read(arguments)
+        var command = Command.lookup
+        if parsed.positionalsBeforeDoubleDash > 0, let word = parsed.positionals.first.flatMap(Command.init(rawValue:)),
+            word != .lookup
+        {
+            command = word
+            parsed.removeFirstPositional()
+        }
+        let taken = Set(command.options.map(\.name))
+        for name in parsed.givenOptions.sorted() where !taken.contains(name) {
+            parsed.addProblem(UsageError("unknown option --\(name)"))
+        }
+        return Invocation(command: command, parsed: parsed)
+    }
+
+    /// Runs a command line and returns the exit status.
+    static func run(_ invocation: Invocation, environment: [String: String], console: Console) async -> ExitStatus {
+        let (command, parsed) = (invocation.command, invocation.parsed)
         // --help and --version win over everything else before `--`, even an unknown option.
-        let options = rest.prefix { $0 != "--" }
-        if options.contains("--help") || options.contains("-h") {
+        if parsed.has(CommonOptions.help.name) {
             console.printOutput(command.help.rendered)
             return .success
         }
-        if options.contains("--version") {
+        if parsed.has(CommonOptions.version.name) {
             console.printOutput("ipdata \(IPDataClient.sdkVersion)\n")
             return .success
         }
         do {
+            if let problem = parsed.problems.first { throw problem }
             switch command {
-            case .lookup: return try await LookupCommand.run(rest, environment: environment, console: console)
-            case .bulk: return try await BulkCommand.run(rest, environment: environment, console: console)
-            case .`init`: return try await InitCommand.run(rest, environment: environment, console: console)
+            case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
+            case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
+            case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             }
         } catch let error as UsageError {
-            let helpCommand = command == .lookup ? "ipdata --help" : "ipdata \(command.rawValue) --help"
-            console.error("\(error.message) (see \(helpCommand))")
+            console.error("\(error.message) (see \(command.helpCommand))")
             return .usage
         } catch let error as CommandError {
             console.error(error.message)

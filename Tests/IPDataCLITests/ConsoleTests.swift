@@ -9,20 +9,20 @@ import XCTest
 final class ConsoleTests: XCTestCase {
     func testTheKeysOfTheCommandLineAndTheEnvironmentAreRedacted() {
         let console = Console(
-            arguments: ["--api-key", "arg-key-1", "--api-key=arg-key-2", "8.8.8.8"],
+            parsed: IPDataCommand.read(["--api-key", "arg-key-1", "--api-key=arg-key-2", "8.8.8.8"]).parsed,
             environment: ["IPDATA_API_KEY": "env-key-3"])
         XCTAssertEqual(
             console.redact("arg-key-1 arg-key-2 env-key-3 8.8.8.8"), "REDACTED REDACTED REDACTED 8.8.8.8")
     }
 
     func testAnAddedKeyIsRedactedAsGivenAndPercentEncoded() {
-        let console = Console(arguments: [], environment: [:])
+        let console = Console(keys: [])
         console.addSecret("k/y+z")
         XCTAssertEqual(console.redact("k/y+z and k%2Fy%2Bz"), "REDACTED and REDACTED")
     }
 
     func testAMessageIsOneLine() {
-        let console = Console(arguments: [], environment: [:])
+        let console = Console(keys: [])
         XCTAssertEqual(console.oneLine("first\nsecond\r\nthird"), "first second third")
     }
 }

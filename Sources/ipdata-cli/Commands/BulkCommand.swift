@@ -43,10 +43,9 @@ enum BulkCommand {
             succeeded, 1 when any failed, 2 for a usage or configuration error.
             """)
 
-    static func run(_ arguments: [String], environment: [String: String], console: Console) async throws
+    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
         -> ExitStatus
     {
-        let parsed = try ArgumentParser(options: options).parse(arguments)
         let common = try CommonOptions(parsed)
         let column = try parsed.value(columnOption.name).map(ColumnSelection.init(parsing:)) ?? .first
         let concurrency = try parsed.value(concurrencyOption.name).map(Self.concurrency(parsing:)) ?? 4

@@ -12,7 +12,8 @@ struct CommonOptions {
         "fields", short: "f", value: "a,b,c",
         help: "only these fields; dotted paths such as asn.name pick CSV and table columns")
     static let format = OptionSpec(
-        "format", value: "FORMAT", help: "json, jsonl, csv or table (default: json for one result, jsonl for several)")
+        "format", value: "FORMAT",
+        help: "\(OutputFormat.names) (default: json for one result, jsonl for several)")
     static let output = OptionSpec("output", value: "FILE", help: "write results to FILE instead of standard output")
     static let apiKey = OptionSpec(
         "api-key", value: "KEY", help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes)")

@@ -23,10 +23,9 @@ enum InitCommand {
             """,
         options: options)
 
-    static func run(_ arguments: [String], environment: [String: String], console: Console) async throws
+    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
         -> ExitStatus
     {
-        let parsed = try ArgumentParser(options: options).parse(arguments)
         guard parsed.positionals.count <= 1 else { throw UsageError("init takes one key at most") }
         var given = parsed.positionals.first ?? ""
         if parsed.positionals.isEmpty { given = try await readKey(console: console) }

@@ -61,10 +61,9 @@ enum LookupCommand {
         }
     }
 
-    static func run(_ arguments: [String], environment: [String: String], console: Console) async throws
+    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
         -> ExitStatus
     {
-        let parsed = try ArgumentParser(options: options).parse(arguments)
         let common = try CommonOptions(parsed)
         let target = try Target(arguments: parsed.positionals)
         let field = parsed.value(fieldOption.name)

@@ -28,9 +28,12 @@ enum Columns {
         if let selection {
             columns = selection.paths
         } else {
-            switch kind {
-            case .address: columns = format == .table ? addressTable : addressCSV
-            case .asn: columns = format == .table ? asnTable : asnCSV
+            // Exhaustive on purpose: a new format or kind must choose its columns here.
+            switch (kind, format) {
+            case (.address, .table): columns = addressTable
+            case (.address, .csv), (.address, .json), (.address, .jsonl): columns = addressCSV
+            case (.asn, .table): columns = asnTable
+            case (.asn, .csv), (.asn, .json), (.asn, .jsonl): columns = asnCSV
             }
         }
         if shape == .list, !columns.contains(error) { columns.append(error) }

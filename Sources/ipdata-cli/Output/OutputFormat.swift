@@ -9,10 +9,16 @@ enum OutputFormat: String, CaseIterable, Equatable {
     /// Aligned columns for reading in a terminal.
     case table
 
+    /// Every format's name, as help and messages list them: `json, jsonl, csv or table`.
+    static let names: String = {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }()
+
     /// Reads the value of `--format`.
     init(parsing text: String) throws {
         guard let format = OutputFormat(rawValue: text.lowercased()) else {
-            throw UsageError("--format must be json, jsonl, csv or table")
+            throw UsageError("--format must be \(Self.names)")
         }
         self = format
     }
