@@ -2,8 +2,8 @@
 """Local stand-in for the ipdata.co API, used behind nginx by the integration tests.
 
 Standard library only.  Serves the fixture bodies in Tests/IPDataTests/Fixtures/ and
-synthesises lookups for any other public IP.  Behaviour follows FACTS.md (see
-TestServer/README.md for the keys and what was invented where the real API is unknown).
+synthesises lookups for any other public IP, answering as the API does (TestServer/README.md
+gives the keys, and what was invented where the API's behaviour is unknown).
 
 Besides the HTTP API it can run a "reset-on-accept" listener: a TCP socket that accepts
 connections and resets them (RST) at once.
@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote
 
 # ---------------------------------------------------------------------------
-# messages (exact texts from FACTS.md / Fixtures/errors)
+# messages (the API's exact texts, as in Tests/IPDataTests/Fixtures/errors)
 
 MSG_NO_KEY = "You have not provided a valid API Key."
 MSG_FREE_QUOTA = ("You have exceeded your free quota. Upgrade to a paid plan to "

@@ -6,7 +6,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// The real server's error bodies and answers through the client (issue 3, behaviours 8 and 9).
+/// The real server's error bodies and answers through the client.
 final class APIBehaviourTests: LocalServerTestCase {
     private func client(key: String) -> IPDataClient {
         IPDataClient(apiKey: key, baseURL: server.url("NORMAL"), configuration: configuration())

@@ -6,7 +6,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// A 401 carrying `WWW-Authenticate: Basic` (issue 3, behaviour 6). On Linux, URLSession waits
+/// A 401 carrying `WWW-Authenticate: Basic`. On Linux, URLSession waits
 /// for an answer to the challenge forever unless a session delegate refuses it. Apple's
 /// URLSession delivers the 401 itself, which the client reports as `unauthorized` with the
 /// server's message, whichever session it uses.

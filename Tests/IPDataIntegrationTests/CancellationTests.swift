@@ -7,7 +7,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// Cancelling the task that awaits a lookup cancels the HTTP request (issue 3, behaviour 7).
+/// Cancelling the task that awaits a lookup cancels the HTTP request.
 /// The slow modes answer after 5 s; a cancelled request ends long before.
 final class CancellationTests: LocalServerTestCase {
     private func cancelSlowLookup(_ client: IPDataClient) async throws -> TimeInterval {

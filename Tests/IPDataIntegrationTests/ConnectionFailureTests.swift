@@ -6,7 +6,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// Pooled connections that the server closes or resets (issue 3, behaviours 4 and 5).
+/// Pooled connections that the server closes or resets.
 final class ConnectionFailureTests: LocalServerTestCase {
     private static let pair = ["8.8.8.8", "1.1.1.1"]
     /// The bytes of the JSON body the client sends for `pair`.

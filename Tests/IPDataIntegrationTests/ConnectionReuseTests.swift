@@ -8,7 +8,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// HTTP/2 and connection reuse, counted in the server's access log (issue 3, behaviours 1–3).
+/// HTTP/2 and connection reuse, counted in the server's access log.
 final class ConnectionReuseTests: LocalServerTestCase {
     func testHTTP2IsNegotiatedForTheDefaultSession() async throws {
         let mark = server.mark()

@@ -137,6 +137,8 @@ check("linux jobs run in the matrix container", container_image(linux) == "${{ m
       f"container: {linux.get('container')!r}")
 check("linux jobs build and run the unit tests",
       runs_command(linux, "swift build") and runs_command(linux, "swift test"), runs(linux))
+check("linux jobs build the benchmarks package on every toolchain",
+      runs_command(linux, "swift build --package-path Benchmarks"), runs(linux))
 
 # macOS and iOS, each on a pinned Xcode.
 def pinned_xcode(job):

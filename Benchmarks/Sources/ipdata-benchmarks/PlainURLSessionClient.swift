@@ -20,10 +20,27 @@ final class PlainURLSessionClient: Sendable {
         var request = URLRequest(url: URL(string: "\(base)/\(ip)?api-key=\(key)")!)
         request.setValue(key, forHTTPHeaderField: "api-key")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        guard let (data, response) = try? await session.data(for: request),
-            (response as? HTTPURLResponse)?.statusCode == 200
+        guard let (data, response) = try? await send(request), (response as? HTTPURLResponse)?.statusCode == 200
         else { return false }
         return (try? JSONDecoder().decode(PlainLookup.self, from: data)) != nil
+    }
+
+    /// URLSession's own async `data(for:)`; Swift 5.9 and 5.10 on Linux have none, so there a
+    /// data task with a continuation stands in for it.
+    private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        #if canImport(FoundationNetworking) && compiler(<6.0)
+        return try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let data, let response {
+                    continuation.resume(returning: (data, response))
+                } else {
+                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                }
+            }.resume()
+        }
+        #else
+        return try await session.data(for: request)
+        #endif
     }
 }
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Tests for scripts/check-manifests.sh, on copies of the two manifests.
+#
+#   bash scripts/tests/manifest-tests.sh
+#
+# Prints `ok - NAME` / `not ok - NAME` per case and ends with `N passed, M failed`.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+check=$root/scripts/check-manifests.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/manifest-tests.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0 failed=0
+expect() { # expect NAME STATUS: runs the check on $tmp/a.swift and $tmp/b.swift
+    local actual
+    bash "$check" "$tmp/a.swift" "$tmp/b.swift" >/dev/null 2>&1
+    actual=$?
+    if [[ $actual -eq $2 ]]; then echo "ok - $1"; passed=$((passed + 1)); else
+        echo "not ok - $1 (exit $actual, expected $2)"; failed=$((failed + 1)); fi
+}
+fresh() { cp "$root/Package.swift" "$tmp/a.swift"; cp "$root/Package@swift-6.0.swift" "$tmp/b.swift"; }
+
+fresh
+expect "the repository's manifests agree" 0
+
+fresh
+sed -i 's/"IPDataTestSupport"\]),/"IPDataTestSupport", "IPDataTesting"]),/' "$tmp/b.swift"
+expect "a dependency added to one manifest only" 1
+
+fresh
+sed -i '/ReadmeExamples/d' "$tmp/a.swift"
+expect "a target left out of one manifest" 1
+
+fresh
+sed -i 's/\.visionOS(\.v1)/.visionOS(.v2)/' "$tmp/b.swift"
+expect "another platform version" 1
+
+fresh
+sed -i '1,3d' "$tmp/b.swift"
+expect "header comments may differ" 0
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
