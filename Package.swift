@@ -21,6 +21,10 @@ let package = Package(
         .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"]),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
+        // Every Swift sample in the DocC catalogs: compiled here, and the test samples run in
+        // DocumentationSampleTests.
+        .target(name: "DocCExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/DocCExamples"),
+        .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
