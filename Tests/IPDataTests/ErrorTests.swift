@@ -116,15 +116,38 @@ final class ErrorTests: MockedClientTestCase {
     }
 
     func testDescriptionsKeepThe101Wording() {
-        struct Underlying: Error, CustomStringConvertible { var description: String { "boom" } }
+        struct Underlying: LocalizedError, CustomStringConvertible {
+            var description: String { "the dump of every field" }
+            var errorDescription: String? { "boom" }
+        }
         XCTAssertEqual(IPDataError.badRequest("m").description, "Bad Request: m")
         XCTAssertEqual(IPDataError.unauthorized("m").description, "Unauthorized: m")
         XCTAssertEqual(IPDataError.forbidden("m").description, "Forbidden: m")
         XCTAssertEqual(IPDataError.notFound("m").description, "Not Found: m")
-        XCTAssertEqual(IPDataError.unexpectedStatus(503, "m").description, "HTTP 503: m")
+        XCTAssertEqual(IPDataError.unexpectedStatus(statusCode: 503, message: "m").description, "HTTP 503: m")
         XCTAssertEqual(IPDataError.decodingFailed(Underlying()).description, "Decoding failed: boom")
         XCTAssertEqual(IPDataError.networkError(Underlying()).description, "Network error: boom")
         XCTAssertEqual(IPDataError.forbidden("m").localizedDescription, "Forbidden: m")
+    }
+
+    /// 1.0.1 printed a wrapped error's `localizedDescription`, not its dump: for the URL errors a
+    /// lookup meets, Apple's sentence, on every platform, and never the failing URL or the key.
+    func testANetworkErrorReadsAsOneSentence() {
+        let url = URL(string: "https://api.ipdata.co/8.8.8.8?api-key=SENTINEL-KEY-55")!
+        let timedOut = KeyRedaction(apiKey: "SENTINEL-KEY-55")
+            .networkError(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+        XCTAssertEqual(timedOut.description, "Network error: The request timed out.")
+        let table: [(URLError.Code, String)] = [
+            (.notConnectedToInternet, "The Internet connection appears to be offline."),
+            (.cannotConnectToHost, "Could not connect to the server."),
+            (.cannotFindHost, "A server with the specified hostname could not be found."),
+            (.networkConnectionLost, "The network connection was lost."),
+        ]
+        for (code, sentence) in table {
+            XCTAssertEqual(IPDataError.networkError(URLError(code)).description, "Network error: \(sentence)")
+        }
+        let described = URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "Its own words."])
+        XCTAssertEqual(IPDataError.networkError(described).description, "Network error: Its own words.")
     }
 
     func testANetworkErrorNeverRevealsTheAPIKey() async throws {

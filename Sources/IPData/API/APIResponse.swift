@@ -22,7 +22,7 @@ enum APIResponse {
         case 401: return .unauthorized(message)
         case 403: return .forbidden(message)
         case 404: return .notFound(message)
-        default: return .unexpectedStatus(status, message)
+        default: return .unexpectedStatus(statusCode: status, message: message)
         }
     }
 

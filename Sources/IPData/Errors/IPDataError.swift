@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Every error an `IPDataClient` method throws.
 ///
 /// The four client-error cases and `unexpectedStatus` carry the API's own message: the `message`
@@ -15,7 +19,7 @@ public enum IPDataError: Error, Sendable {
     /// HTTP 404: the requested resource, for example an ASN, does not exist.
     case notFound(String)
     /// Any other HTTP status that is not a success, with the status code and the API's message.
-    case unexpectedStatus(Int, String)
+    case unexpectedStatus(statusCode: Int, message: String)
     /// The API answered with a success status, but the body was not the JSON the call expects.
     case decodingFailed(Error)
     /// The request never got an HTTP answer: no connection, a timeout, a cancelled task.
@@ -32,10 +36,33 @@ extension IPDataError: CustomStringConvertible {
         case .forbidden(let message): return "Forbidden: \(message)"
         case .notFound(let message): return "Not Found: \(message)"
         case .unexpectedStatus(let code, let message): return "HTTP \(code): \(message)"
-        case .decodingFailed(let underlying): return "Decoding failed: \(underlying)"
-        case .networkError(let underlying): return "Network error: \(underlying)"
+        case .decodingFailed(let underlying): return "Decoding failed: \(Self.text(of: underlying))"
+        case .networkError(let underlying): return "Network error: \(Self.text(of: underlying))"
         }
     }
+
+    /// What a wrapped error says, in one sentence, as 1.0.1 wrote it: the error's
+    /// `localizedDescription`. For the `URLError`s a lookup meets, the sentence is Apple's
+    /// English on every platform (swift-corelibs-foundation has only "The operation could not be
+    /// completed. (NSURLErrorDomain error -1001.)").
+    package static func text(of error: Error) -> String {
+        if let urlError = error as? URLError {
+            if let given = urlError.userInfo[NSLocalizedDescriptionKey] as? String { return given }
+            if let known = urlErrorTexts[urlError.code] { return known }
+        }
+        return error.localizedDescription
+    }
+
+    private static let urlErrorTexts: [URLError.Code: String] = [
+        .timedOut: "The request timed out.",
+        .cannotFindHost: "A server with the specified hostname could not be found.",
+        .cannotConnectToHost: "Could not connect to the server.",
+        .networkConnectionLost: "The network connection was lost.",
+        .notConnectedToInternet: "The Internet connection appears to be offline.",
+        .cancelled: "cancelled",
+        .secureConnectionFailed: "An SSL error has occurred and a secure connection to the server cannot be made.",
+        .unsupportedURL: "unsupported URL",
+    ]
 }
 
 extension IPDataError: LocalizedError {

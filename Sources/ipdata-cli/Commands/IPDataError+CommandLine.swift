@@ -14,8 +14,7 @@ extension IPDataError {
         case .unauthorized:
             return "\(description) (check the key: ipdata init, IPDATA_API_KEY or --api-key)"
         case .networkError(let error as URLError):
-            let reason = error.userInfo[NSLocalizedDescriptionKey] as? String ?? error.localizedDescription
-            return "Network error: \(reason) (URLError \(error.code.rawValue))"
+            return "Network error: \(Self.text(of: error)) (URLError \(error.code.rawValue))"
         default:
             return description
         }
