@@ -105,4 +105,30 @@ extension KeyRedactionTests {
         XCTAssertFalse(text.contains(Self.sentinel), text)
         XCTAssertFalse(String(reflecting: IPDataClient(apiKey: Self.sentinel)).contains(Self.sentinel))
     }
+
+    /// The key is hidden where it can stand (a query value, a header, a URL, an echoed message)
+    /// and nowhere else: a short key does not garble the words around it.
+    func testRedactionHidesTheKeyWithoutGarblingOtherText() {
+        for key in ["e", "ab", "0123456789abcdef0123456789abcdef01234567"] {
+            let encoded = URLText.queryValue(key)
+            let text =
+                "Unauthorized: You have not provided a valid API Key. (ab, e.g. abe) "
+                + "https://api.ipdata.co/8.8.8.8?api-key=\(encoded)&fields=ip api-key: \(key) echoed \"\(key)\""
+            let expected =
+                "Unauthorized: You have not provided a valid API Key. (ab, e.g. abe) "
+                + "https://api.ipdata.co/8.8.8.8?api-key=REDACTED&fields=ip api-key: REDACTED echoed \"REDACTED\""
+            let redacted = KeyRedaction(apiKey: key).redact(text)
+            if key == "ab" {
+                // "(ab," is the key standing alone, so it goes too; "abe" is a word and stays.
+                XCTAssertEqual(redacted, expected.replacingOccurrences(of: "(ab,", with: "(REDACTED,"), key)
+            } else if key == "e" {
+                // "e.g." begins with the key standing alone; that is all a one-letter key may cost.
+                XCTAssertEqual(redacted, expected.replacingOccurrences(of: " e.g.", with: " REDACTED.g."), key)
+            } else {
+                XCTAssertEqual(redacted, expected, key)
+            }
+            XCTAssertTrue(KeyRedaction(apiKey: key).appears(in: text))
+            XCTAssertFalse(KeyRedaction(apiKey: key).appears(in: "Unauthorized abe"))
+        }
+    }
 }

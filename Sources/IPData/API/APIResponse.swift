@@ -12,7 +12,28 @@ enum APIResponse {
             throw IPDataError.networkError(URLError(.badServerResponse))
         }
         if (200..<300).contains(http.statusCode) { return data }
+        if (300..<400).contains(http.statusCode) {
+            throw IPDataError.unexpectedStatus(statusCode: http.statusCode, message: redirectMessage(http))
+        }
         throw error(status: http.statusCode, body: data, redaction: redaction)
+    }
+
+    /// What a redirect that was not followed means: the transport keeps the key at the API's
+    /// origin, and sends no `POST` again. Only the target's origin is named (its URL may carry
+    /// the key, copied from the request).
+    static func redirectMessage(_ response: HTTPURLResponse) -> String {
+        let location = response.value(forHTTPHeaderField: "Location").flatMap {
+            URL(string: $0, relativeTo: response.url)
+        }
+        guard let target = Origin(location) else {
+            return "The server answered with a redirect without a usable Location; it was not followed."
+        }
+        if target != Origin(response.url) {
+            return "The server redirected the request to \(target.text), another origin. Redirects there are not "
+                + "followed, so that the API key is never sent anywhere but the base URL's origin; check the base URL."
+        }
+        return "The server redirected the request within \(target.text); a bulk request is not sent again after a "
+            + "redirect. Check the base URL."
     }
 
     static func error(status: Int, body: Data, redaction: KeyRedaction) -> IPDataError {

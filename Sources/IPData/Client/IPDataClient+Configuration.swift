@@ -25,16 +25,22 @@ extension IPDataClient {
         /// When a failed request is sent again; by default only a bulk request over a dead
         /// pooled connection (see `RetryPolicy`).
         public var retryPolicy: RetryPolicy
+        /// Whether a plain `http` base URL may be used for a host other than this machine. Every
+        /// request carries the key, which `http` sends in clear text; so by default such a client
+        /// sends nothing and throws `networkError(URLError(.appTransportSecurityRequiresSecureConnection))`.
+        /// `http://localhost`, `http://127.0.0.1` and `http://[::1]` are always allowed (tests).
+        public var allowsInsecureHTTP: Bool
 
         /// A configuration; every parameter is described with its property.
         public init(
             baseURL: URL = IPDataClient.defaultBaseURL, connection: Connection = .shared, cache: LookupCache? = nil,
-            retryPolicy: RetryPolicy = .default
+            retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false
         ) {
             self.baseURL = baseURL
             self.connection = connection
             self.cache = cache
             self.retryPolicy = retryPolicy
+            self.allowsInsecureHTTP = allowsInsecureHTTP
         }
     }
 

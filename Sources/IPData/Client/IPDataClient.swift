@@ -32,6 +32,8 @@ public final class IPDataClient: Sendable {
     public let cache: LookupCache?
     /// When failed requests are sent again.
     public let retryPolicy: RetryPolicy
+    /// Why the base URL may not carry the key, if it may not (see `Configuration.allowsInsecureHTTP`).
+    let insecureBaseURL: IPDataError?
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
@@ -51,6 +53,26 @@ public final class IPDataClient: Sendable {
         self.cache = configuration.cache
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
+        self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
+    }
+
+    /// The error for a base URL that would send the key in clear text: plain `http` to a host
+    /// other than this machine.
+    static func cleartextRefusal(_ baseURL: URL) -> IPDataError? {
+        guard baseURL.scheme?.lowercased() == "http" else { return nil }
+        let host = (baseURL.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let isLoopback: Bool
+        switch IPAddress(host) {
+        case .v4(let bits)?: isLoopback = bits >> 24 == 127
+        case .v6(let groups)?: isLoopback = groups.high == 0 && groups.low == 1
+        case nil: isLoopback = host == "localhost"
+        }
+        guard !isLoopback else { return nil }
+        let message =
+            "The base URL \(Origin(baseURL)?.text ?? "http://…") is not https: the API key would travel in clear text. "
+            + "Use https, or set allowsInsecureHTTP in IPDataClient.Configuration for a server you trust."
+        return .networkError(
+            URLError(.appTransportSecurityRequiresSecureConnection, userInfo: [NSLocalizedDescriptionKey: message]))
     }
 
     /// Creates a client that sends its requests through `session`.
@@ -224,6 +246,7 @@ public final class IPDataClient: Sendable {
     /// Sends one call and returns the body of its 2xx answer, sending it again as the retry
     /// policy says (see `RetryPolicy`).
     func send(_ endpoint: Endpoint, fields: [String]?) async throws -> Data {
+        if let insecureBaseURL { throw insecureBaseURL }
         let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
         let isBulk: Bool
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
@@ -235,6 +258,9 @@ public final class IPDataClient: Sendable {
             let outcome: RetryPolicy.Outcome
             do {
                 let (body, response) = try await transport.data(for: request)
+                if let answered = response.url, let asked = Origin(request.url), Origin(answered) != asked {
+                    throw Self.answerFromAnotherOrigin(answered)
+                }
                 let http = response as? HTTPURLResponse
                 guard let http, !(200..<300).contains(http.statusCode) else {
                     return try APIResponse.successBody(body, response, redaction: redaction)
@@ -268,6 +294,15 @@ public final class IPDataClient: Sendable {
                 throw redaction.networkError(error)
             }
         }
+    }
+
+    /// A transport that followed a redirect to another origin: its answer is not the API's, and
+    /// the key went along. (The URLSession transport never follows one; see `RequestDelegate`.)
+    static func answerFromAnotherOrigin(_ url: URL) -> IPDataError {
+        let message =
+            "The transport followed a redirect to \(Origin(url)?.text ?? "another origin"), another origin: the answer "
+            + "is not the API's, and the API key may have gone there. A transport must not follow such redirects."
+        return .networkError(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: message]))
     }
 
     /// Waits `seconds` between two attempts; a cancelled task stops waiting at once.

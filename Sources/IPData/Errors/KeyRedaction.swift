@@ -31,12 +31,36 @@ package struct KeyRedaction: Sendable {
         self.forms = forms.sorted { $0.count > $1.count }
     }
 
+    /// `text` with each form of a key replaced by `REDACTED` wherever it stands as a token of its
+    /// own: in a query (`api-key=KEY&`), a header (`api-key: KEY`), a URL, a message that echoes
+    /// it. A form inside a longer word is not the key and is left alone, so that a short key
+    /// (`e`) cannot turn `Unauthorized` into `UnauthorizREDACTEDd`.
     package func redact(_ text: String) -> String {
-        forms.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+        forms.reduce(text) { text, form in Self.replacingTokens(form, in: text) }
     }
 
     package func appears(in text: String) -> Bool {
-        forms.contains { text.contains($0) }
+        forms.contains { Self.replacingTokens($0, in: text) != text }
+    }
+
+    /// Letters, digits, `-` and `_` make words and keys; anything else ends one.
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "-" || character == "_"
+    }
+
+    private static func replacingTokens(_ form: String, in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: form) {
+            // `rest` shares `text`'s indices, so its neighbours are read from `text`.
+            let startsAToken =
+                range.lowerBound == text.startIndex || !isWordCharacter(text[text.index(before: range.lowerBound)])
+            let endsAToken = range.upperBound == text.endIndex || !isWordCharacter(text[range.upperBound])
+            result += rest[..<range.lowerBound]
+            result += startsAToken && endsAToken ? placeholder : form
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 
     func redact(_ url: URL) -> URL {

@@ -22,5 +22,10 @@ public protocol IPDataTransport: Sendable {
     /// Throw a `URLError` when no HTTP answer arrives; the client reports it as
     /// `IPDataError.networkError` (and resends a bulk request once after
     /// `URLError.networkConnectionLost`). Any HTTP status is an answer: return it.
+    ///
+    /// Do not follow a redirect to another origin (scheme, host or port): the request carries
+    /// the API key in its URL and a header. Return the 3xx instead; the client reports it as
+    /// `unexpectedStatus`. A client that gets an answer from another origin throws
+    /// `networkError` rather than use it.
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
 }

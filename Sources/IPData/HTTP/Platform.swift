@@ -7,11 +7,10 @@ import FoundationNetworking
 /// What URLSession does differently on Linux (swift-corelibs-foundation on libcurl) and how the
 /// client copes. Every platform difference of the client lives in this file.
 enum Platform {
-    /// Sends a request and returns the body and response. Cancelling the calling task cancels
-    /// the HTTP request. With a `limit` (Linux only, see `abandonmentLimit(for:)`), a request
-    /// still unanswered after `limit` seconds is cancelled and throws `URLError.timedOut`.
+    /// Sends a request with `delegate` as its task delegate and returns the body and response.
+    /// Cancelling the calling task cancels the HTTP request.
     static func data(
-        for request: URLRequest, session: URLSession, abandonAfter limit: TimeInterval?
+        for request: URLRequest, session: URLSession, delegate: RequestDelegate
     ) async throws -> (Data, URLResponse) {
         #if canImport(FoundationNetworking)
         // Linux wraps a data task rather than calling URLSession's async `data(for:)`, on every
@@ -25,10 +24,8 @@ enum Platform {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    if pending.finish() {
-                        continuation.resume(
-                            throwing: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
-                    } else if let error {
+                    pending.finish()
+                    if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))
@@ -36,14 +33,14 @@ enum Platform {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                pending.start(task, expiringAfter: limit)
+                task.delegate = delegate
+                pending.start(task)
             }
         } onCancel: {
             pending.cancel()
         }
         #else
-        // Apple platforms have no limit (`abandonmentLimit(for:)` is nil there).
-        return try await session.data(for: request)
+        return try await session.data(for: request, delegate: delegate)
         #endif
     }
 
@@ -64,35 +61,6 @@ enum Platform {
         return copy
     }
 
-    /// How long a request through a session the client does not own may take before the client
-    /// abandons it with `URLError.timedOut`, or nil for no limit of the client's own.
-    ///
-    /// On Linux, a 401 carrying `WWW-Authenticate` waits forever for an answer to its challenge
-    /// (no URLSession timeout fires) unless a session delegate refuses it. The client's own
-    /// sessions have such a delegate; `URLSession.shared` and injected sessions may not, so their
-    /// requests are bounded by the session's `timeoutIntervalForRequest`, plus one second because
-    /// libcurl rounds timeouts to whole seconds.
-    static func abandonmentLimit(for session: URLSession) -> TimeInterval? {
-        #if canImport(FoundationNetworking)
-        return session.configuration.timeoutIntervalForRequest.rounded(.up) + 1
-        #else
-        return nil
-        #endif
-    }
-
-    /// What a session the client owns answers to an HTTP authentication challenge.
-    ///
-    /// Linux: refuse it, or the request waits forever; the refusal ends the request with
-    /// `URLError.cancelled`, which the client reports as `unauthorized`. Apple platforms: default
-    /// handling, which delivers the 401 itself (refusing would cancel the request there too).
-    static let refusesAuthenticationChallenges: Bool = {
-        #if canImport(FoundationNetworking)
-        return true
-        #else
-        return false
-        #endif
-    }()
-
     /// Adjusts a request that carries a body (`POST /bulk`).
     ///
     /// On Linux, when a pooled keep-alive connection dies after a request was written, libcurl
@@ -108,8 +76,7 @@ enum Platform {
 }
 
 #if canImport(FoundationNetworking)
-/// The data task of one request, cancellable from any thread, even before it started, and
-/// abandoned when its time limit passes.
+/// The data task of one request, cancellable from any thread, even before it started.
 ///
 /// `cancel()` never calls into URLSession on the calling thread: Swift runs a cancellation
 /// handler while holding the cancelled task's status lock, and URLSession's work queue may be
@@ -118,48 +85,23 @@ enum Platform {
 private final class PendingDataTask: Sendable {
     private struct State {
         var task: URLSessionDataTask?
-        var timer: ExpiryTimer?
         var isCancelled = false
         var isFinished = false
-        var isExpired = false
-    }
-
-    /// A dispatch timer, which is safe to use from any thread but not declared `Sendable` by
-    /// swift-corelibs-libdispatch.
-    // @unchecked Sendable: DispatchSource's methods are thread-safe; `source` is never replaced.
-    private struct ExpiryTimer: @unchecked Sendable {
-        let source: DispatchSourceTimer
     }
 
     private let state = Locked(State())
 
-    /// Called by the completion handler; returns whether the time limit ended the task.
-    func finish() -> Bool {
-        let (timer, expired) = state.withLock { state -> (ExpiryTimer?, Bool) in
-            state.isFinished = true
-            defer { state.timer = nil }
-            return (state.timer, state.isExpired)
-        }
-        timer?.source.cancel()
-        return expired
+    /// Called by the completion handler: the task is over, and a later `cancel()` does nothing.
+    func finish() {
+        state.withLock { $0.isFinished = true }
     }
 
-    func start(_ task: URLSessionDataTask, expiringAfter limit: TimeInterval?) {
-        var timer: ExpiryTimer?
-        if let limit {
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.schedule(deadline: .now() + limit)
-            source.setEventHandler { [weak self] in self?.expire() }
-            timer = ExpiryTimer(source: source)
-        }
+    func start(_ task: URLSessionDataTask) {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
-            state.timer = timer
             return state.isCancelled
         }
-        // The timer runs before the task can finish: an inactive dispatch source must not be
-        // cancelled or released. Not under a task's status lock here, so cancelling in place is safe.
-        timer?.source.resume()
+        // Not under a task's status lock here, so cancelling in place is safe.
         if cancelled { task.cancel() }
         task.resume()
     }
@@ -171,14 +113,6 @@ private final class PendingDataTask: Sendable {
         }
         guard let task else { return }
         DispatchQueue.global().async { task.cancel() }
-    }
-
-    private func expire() {
-        let task = state.withLock { state -> URLSessionDataTask? in
-            state.isExpired = !state.isFinished
-            return state.isExpired ? state.task : nil
-        }
-        task?.cancel()
     }
 }
 #endif

@@ -7,24 +7,21 @@ import FoundationNetworking
 /// The transport of clients built on a `URLSession`: everything URLSession needs, on each
 /// platform, stays here, so that the client above it knows only the API.
 ///
-/// It owns, for a session it creates, the session, its delegate and its invalidation when the
-/// transport (with its client) is released. On Linux (see `Platform`) it also adds
-/// `Expect: 100-continue` to a request with a body, bounds requests through a session it was
-/// given, and turns a refused authentication challenge back into the 401 that carried it.
+/// It owns, for a session it creates, the session and its invalidation when the transport (with
+/// its client) is released. Each request gets a `RequestDelegate`, which keeps the key at the
+/// API's origin (no redirect elsewhere) and, on Linux, refuses the authentication challenge of a
+/// 401 that would otherwise never end; the transport then answers with that 401. On Linux it also
+/// adds `Expect: 100-continue` to a request with a body (see `Platform`).
 final class URLSessionTransport: IPDataTransport {
     let session: URLSession
     /// The delegate of the session this transport created and owns; nil for a session it was
     /// given, which it never invalidates.
     let ownedSessionDelegate: OwnedSessionDelegate?
-    /// See `Platform.abandonmentLimit(for:)`; nil for a session of its own, whose delegate
-    /// refuses the challenges that would otherwise leave a request waiting.
-    private let abandonAfter: TimeInterval?
 
     /// A transport over `session` (`URLSession.shared`, or the caller's), which it never invalidates.
     init(session: URLSession) {
         self.session = session
         self.ownedSessionDelegate = nil
-        self.abandonAfter = Platform.abandonmentLimit(for: session)
     }
 
     /// A transport over a session of its own, made once from a copy of `configuration`.
@@ -33,7 +30,6 @@ final class URLSessionTransport: IPDataTransport {
         self.session = URLSession(
             configuration: Platform.ownedSessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
         self.ownedSessionDelegate = delegate
-        self.abandonAfter = nil
     }
 
     deinit {
@@ -43,12 +39,13 @@ final class URLSessionTransport: IPDataTransport {
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         var request = request
         if request.httpBody != nil { Platform.prepareBodyRequest(&request) }
+        let delegate = RequestDelegate()
         do {
-            return try await Platform.data(for: request, session: session, abandonAfter: abandonAfter)
+            return try await Platform.data(for: request, session: session, delegate: delegate)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // A refused authentication challenge also ends as `.cancelled`; tell it from a
             // cancelled task, and answer with the 401 the server sent.
-            guard let refusal = ownedSessionDelegate?.takeRefusedChallenge(for: request.url) else { throw error }
+            guard let refusal = delegate.refusedChallenge else { throw error }
             return refusal.answer(to: request)
         }
     }

@@ -35,11 +35,14 @@ struct LocalAPIServer {
         let bodyLen: Int?
         let dropped: Bool?
         let clientGone: Bool?
+        /// Where the request carried an `api-key`: `query`, `header`, both or neither.
+        let keyIn: [String]?
 
         enum CodingKeys: String, CodingKey {
             case mode, method, path, status, dropped
             case bodyLen = "body_len"
             case clientGone = "client_gone"
+            case keyIn = "key_in"
         }
     }
 

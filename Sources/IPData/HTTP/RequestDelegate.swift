@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The delegate of each request the URLSession transport sends, whatever session carries it
+/// (`URLSession.shared`, the caller's, or the client's own): a task delegate takes precedence over
+/// the session's for the calls it answers.
+///
+/// - **Redirects.** The key travels in the URL and in a header, and URLSession would carry both
+///   to wherever a redirect points, even from `https` down to `http`. A redirect to another origin
+///   (scheme, host or port) is refused, and so is any redirect of a `POST` (URLSession would send a
+///   `POST /bulk` again with an empty body). The 3xx then comes back as the answer, and the client
+///   reports it as `unexpectedStatus`.
+/// - **Authentication challenges, on Linux.** The ipdata API authenticates with its key, never
+///   with HTTP authentication, and on Linux a 401 carrying `WWW-Authenticate` waits forever for
+///   an answer to its challenge. Such a challenge is refused; the transport then answers with the
+///   401 itself. Certificate challenges go to the session's own delegate (which may pin
+///   certificates), else get the default handling. On Apple platforms URLSession delivers the 401
+///   itself, so every challenge is left to the session.
+// @unchecked Sendable: NSObject subclasses cannot be checked; its one stored property is a `Locked`.
+final class RequestDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    /// A challenge that was refused: the status of the answer that carried it, and why.
+    struct RefusedChallenge: Sendable {
+        let status: Int
+        let reason: String
+
+        /// The answer the server gave, with `reason` as its API-style `{"message": …}` body.
+        func answer(to request: URLRequest) -> (Data, URLResponse) {
+            let body = (try? JSONSerialization.data(withJSONObject: ["message": reason])) ?? Data()
+            let url = request.url ?? IPDataClient.defaultBaseURL
+            let headers = ["Content-Type": "application/json"]
+            guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: headers)
+            else {
+                return (body, URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil))
+            }
+            return (body, response)
+        }
+    }
+
+    private let refusal = Locked<RefusedChallenge?>(nil)
+
+    /// The challenge refused for this request, if one was.
+    var refusedChallenge: RefusedChallenge? {
+        refusal.withLock { $0 }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let isPost = task.originalRequest?.httpMethod == "POST"
+        let from = task.originalRequest?.url ?? response.url
+        completionHandler(!isPost && Origin(from) == Origin(request.url) && Origin(from) != nil ? request : nil)
+    }
+
+    #if canImport(FoundationNetworking)
+    private static let httpAuthenticationMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+    ]
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            // Certificate checks (server trust, client certificates) stay with the session.
+            if let sessionDelegate = session.delegate as? URLSessionTaskDelegate {
+                sessionDelegate.urlSession(
+                    session, task: task, didReceive: challenge, completionHandler: completionHandler)
+            } else {
+                completionHandler(.performDefaultHandling, nil)
+            }
+            return
+        }
+        let refused = RefusedChallenge(
+            status: (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401,
+            reason: Self.describe(challenge))
+        refusal.withLock { $0 = refused }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    private static func describe(_ challenge: URLAuthenticationChallenge) -> String {
+        let response = challenge.failureResponse as? HTTPURLResponse
+        let status = response.map { "HTTP \($0.statusCode)" } ?? "An authentication challenge"
+        let scheme =
+            (response?.value(forHTTPHeaderField: "WWW-Authenticate")).map { " (WWW-Authenticate: \($0))" } ?? ""
+        return "\(status)\(scheme): the server asked for HTTP authentication, which the ipdata API does not use. "
+            + "Check the API key and the base URL."
+    }
+    #endif
+}
+
+/// The origin of a URL (RFC 6454): its scheme, host and port, with the scheme's default port
+/// filled in, so that `https://api.ipdata.co` and `https://API.ipdata.co:443/x` are one origin.
+package struct Origin: Equatable, Sendable {
+    package let scheme: String
+    package let host: String
+    package let port: Int
+
+    package init?(_ url: URL?) {
+        guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let defaultPort = ["https": 443, "http": 80][scheme]
+        guard let port = url.port ?? defaultPort else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    /// `scheme://host:port`, the way it is shown in messages.
+    package var text: String {
+        let host = self.host.contains(":") && !self.host.hasPrefix("[") ? "[\(self.host)]" : self.host
+        return "\(scheme)://\(host):\(port)"
+    }
+}
