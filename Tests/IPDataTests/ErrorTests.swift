@@ -87,6 +87,36 @@ final class ErrorTests: MockedClientTestCase {
         }
     }
 
+    /// An error page is not copied whole into the error: a page's title, another body's first
+    /// line, at most 300 characters, and the reason phrase for an empty body.
+    func testAnErrorBodyBecomesOneShortLine() async throws {
+        let padding = String(repeating: "<p>padding</p>\n", count: 70_000)
+        let head = "<!DOCTYPE html>\n<html><head><TITLE> 502 Bad Gateway </TITLE></head>\n"
+        let page = head + "<body>\(padding)</body></html>"
+        XCTAssertGreaterThan(page.utf8.count, 1_000_000)
+        let table: [(body: String, status: Int, message: String)] = [
+            (page, 502, "502 Bad Gateway"),
+            ("upstream timed out\nwhile reading\n", 504, "upstream timed out"),
+            (String(repeating: "x", count: 5_000), 500, String(repeating: "x", count: 299) + "…"),
+            (
+                #"{"message":""# + String(repeating: "y", count: 400) + #""}"#, 500,
+                String(repeating: "y", count: 299) + "…"
+            ),
+            ("", 503, HTTPURLResponse.localizedString(forStatusCode: 503)),
+            (" \n ", 500, HTTPURLResponse.localizedString(forStatusCode: 500)),
+        ]
+        for row in table {
+            MockURLProtocol.respond(status: row.status, body: Data(row.body.utf8))
+            let error = await capturedError { try await self.client.lookup("8.8.8.8") }
+            guard case .unexpectedStatus(row.status, let message)? = error else {
+                XCTFail("\(row.status): \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(message, row.message)
+            XCTAssertFalse(message.isEmpty)
+        }
+    }
+
     func testASuccessBodyThatIsNotJSONIsADecodingFailure() async throws {
         MockURLProtocol.respond(body: Data("<html>gateway</html>".utf8))
         let error = await capturedError { try await self.client.lookup("8.8.8.8") }

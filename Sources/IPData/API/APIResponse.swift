@@ -37,7 +37,7 @@ enum APIResponse {
     }
 
     static func error(status: Int, body: Data, redaction: KeyRedaction) -> IPDataError {
-        let message = redaction.redact(self.message(in: body))
+        let message = redaction.redact(self.message(in: body, status: status))
         switch status {
         case 400: return .badRequest(message)
         case 401: return .unauthorized(message)
@@ -47,10 +47,35 @@ enum APIResponse {
         }
     }
 
-    /// The `message` of the API's `{"message": "…"}` error body, else the body as text.
-    static func message(in body: Data) -> String {
-        if let error = try? JSONDecoder().decode(ErrorBody.self, from: body) { return error.message }
-        return String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The longest message an error carries, in characters; a longer one is cut with `…`.
+    static let maximumMessageLength = 300
+
+    /// The `message` of the API's `{"message": "…"}` error body. Any other body is not the API's:
+    /// an HTML page (a proxy's, a gateway's) gives its title, other text its first line, and an
+    /// empty body the status's reason phrase. Either way one line of at most
+    /// `maximumMessageLength` characters, so that a megabyte error page cannot flood a log.
+    static func message(in body: Data, status: Int) -> String {
+        let text: String
+        if let error = try? JSONDecoder().decode(ErrorBody.self, from: body) {
+            text = error.message
+        } else {
+            let page = String(decoding: body.prefix(64 * 1024), as: UTF8.self)
+            text = htmlTitle(in: page) ?? page.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.isEmpty { return HTTPURLResponse.localizedString(forStatusCode: status) }
+        return line.count > maximumMessageLength ? line.prefix(maximumMessageLength - 1) + "…" : line
+    }
+
+    /// The text of an HTML page's `<title>`, if the page has a non-empty one.
+    private static func htmlTitle(in page: String) -> String? {
+        guard let open = page.range(of: "<title", options: .caseInsensitive),
+            let start = page[open.upperBound...].firstIndex(of: ">"),
+            let close = page[start...].range(of: "</title>", options: .caseInsensitive)
+        else { return nil }
+        let title = page[page.index(after: start)..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+        return title.isEmpty ? nil : title
     }
 
     private struct ErrorBody: Decodable {

@@ -30,17 +30,22 @@ extension IPDataClient {
         /// sends nothing and throws `networkError(URLError(.appTransportSecurityRequiresSecureConnection))`.
         /// `http://localhost`, `http://127.0.0.1` and `http://[::1]` are always allowed (tests).
         public var allowsInsecureHTTP: Bool
+        /// The most requests the client has in flight at once; more wait in the client, in the
+        /// order they came, before their timeout starts. 16 by default: enough for HTTP/2, and
+        /// over HTTP/1.1 (six connections a host) no request times out waiting for a connection.
+        public var maximumConcurrentRequests: Int
 
         /// A configuration; every parameter is described with its property.
         public init(
             baseURL: URL = IPDataClient.defaultBaseURL, connection: Connection = .shared, cache: LookupCache? = nil,
-            retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false
+            retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false, maximumConcurrentRequests: Int = 16
         ) {
             self.baseURL = baseURL
             self.connection = connection
             self.cache = cache
             self.retryPolicy = retryPolicy
             self.allowsInsecureHTTP = allowsInsecureHTTP
+            self.maximumConcurrentRequests = maximumConcurrentRequests
         }
     }
 

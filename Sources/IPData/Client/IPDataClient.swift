@@ -34,6 +34,8 @@ public final class IPDataClient: Sendable {
     public let retryPolicy: RetryPolicy
     /// Why the base URL may not carry the key, if it may not (see `Configuration.allowsInsecureHTTP`).
     let insecureBaseURL: IPDataError?
+    /// The requests in flight, at most `Configuration.maximumConcurrentRequests`.
+    let slots: RequestSlots
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
@@ -54,6 +56,7 @@ public final class IPDataClient: Sendable {
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
+        self.slots = RequestSlots(limit: configuration.maximumConcurrentRequests)
     }
 
     /// The error for a base URL that would send the key in clear text: plain `http` to a host
@@ -257,7 +260,7 @@ public final class IPDataClient: Sendable {
             attempt += 1
             let outcome: RetryPolicy.Outcome
             do {
-                let (body, response) = try await transport.data(for: request)
+                let (body, response) = try await sendWithinTheLimit(request)
                 if let answered = response.url, let asked = Origin(request.url), Origin(answered) != asked {
                     throw Self.answerFromAnotherOrigin(answered)
                 }
@@ -294,6 +297,17 @@ public final class IPDataClient: Sendable {
                 throw redaction.networkError(error)
             }
         }
+    }
+
+    /// Sends one request once a slot is free (see `RequestSlots`).
+    private func sendWithinTheLimit(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        do {
+            try await slots.acquire()
+        } catch {
+            throw URLError(.cancelled)
+        }
+        defer { slots.release() }
+        return try await transport.data(for: request)
     }
 
     /// A transport that followed a redirect to another origin: its answer is not the API's, and

@@ -7,8 +7,9 @@ import FoundationNetworking
 /// Every error an `IPDataClient` method throws.
 ///
 /// The four client-error cases and `unexpectedStatus` carry the API's own message: the `message`
-/// of its JSON error body, else the body as text. The API key never appears in an error: not in
-/// a message, not in a wrapped `URLError`'s failing URL, not in any description.
+/// of its JSON error body, else one line of the body (an HTML page's title, else its first line,
+/// else the status's reason phrase), at most 300 characters. The API key never appears in an
+/// error: not in a message, not in a wrapped `URLError`'s failing URL, not in any description.
 public enum IPDataError: Error, Sendable {
     /// HTTP 400: the request was refused, for example because the address is private or invalid.
     case badRequest(String)

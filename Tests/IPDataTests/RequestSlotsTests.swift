@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+
+@testable import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// At most `maximumConcurrentRequests` requests in flight; the others wait in the client.
+final class RequestSlotsTests: XCTestCase {
+    /// A transport that holds every request until the test lets it go, counting how many it held
+    /// at once.
+    private final class HoldingTransport: IPDataTransport {
+        private struct State {
+            var inFlight = 0
+            var mostInFlight = 0
+            var held: [CheckedContinuation<Void, Never>] = []
+        }
+
+        private let state = Locked(State())
+
+        var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+        var held: Int { state.withLock { $0.held.count } }
+
+        func releaseAll() {
+            let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                defer { state.held = [] }
+                return state.held
+            }
+            for continuation in held { continuation.resume() }
+        }
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            await withCheckedContinuation { continuation in
+                state.withLock { state in
+                    state.inFlight += 1
+                    state.mostInFlight = max(state.mostInFlight, state.inFlight)
+                    state.held.append(continuation)
+                }
+            }
+            state.withLock { $0.inFlight -= 1 }
+            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            return (Data(#"{"ip":"8.8.8.8"}"#.utf8), response)
+        }
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+    }
+
+    func testNoMoreThanTheLimitAreInFlightAndTheRestAllEnd() async throws {
+        let transport = HoldingTransport()
+        let client = IPDataClient(
+            apiKey: "k",
+            configuration: IPDataClient.Configuration(connection: .transport(transport), maximumConcurrentRequests: 4))
+        let lookups = (0..<50).map { index in Task { try await client.lookup("9.9.9.\(index)") } }
+        try await waitUntil { transport.held == 4 }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        XCTAssertEqual(transport.held, 4, "the other 46 wait in the client")
+        let releaser = Task {
+            while !Task.isCancelled {
+                transport.releaseAll()
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+        }
+        var answered = 0
+        for lookup in lookups {
+            _ = try await lookup.value
+            answered += 1
+        }
+        releaser.cancel()
+        XCTAssertEqual(answered, 50)
+        XCTAssertEqual(transport.mostInFlight, 4)
+    }
+
+    func testACallCancelledWhileItWaitsForASlotEndsAtOnce() async throws {
+        let transport = HoldingTransport()
+        let client = IPDataClient(
+            apiKey: "k",
+            configuration: IPDataClient.Configuration(connection: .transport(transport), maximumConcurrentRequests: 1))
+        let first = Task { try await client.lookup("8.8.8.8") }
+        try await waitUntil { transport.held == 1 }
+        let waiting = Task { try await client.lookup("1.1.1.1") }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        waiting.cancel()
+        do {
+            _ = try await waiting.value
+            XCTFail("a cancelled call returned a lookup")
+        } catch IPDataError.networkError(let underlying as URLError) {
+            XCTAssertEqual(underlying.code, .cancelled)
+        }
+        XCTAssertEqual(transport.held, 1, "the cancelled call never reached the transport")
+        transport.releaseAll()
+        _ = try await first.value
+        // Its slot was not lost: the next call goes through.
+        let next = Task { try await client.lookup("9.9.9.9") }
+        try await waitUntil { transport.held == 1 }
+        transport.releaseAll()
+        _ = try await next.value
+    }
+}
