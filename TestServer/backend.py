@@ -268,6 +268,65 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, status, obj):
         self._send(status, json.dumps(obj, ensure_ascii=False))
 
+    # --- servers that misbehave on purpose (path prefix /hostile/KIND/) ------------------------
+
+    HOSTILE_SECONDS = 30.0  # no hostile answer lasts longer, whatever the client does
+
+    def _hostile(self, path, rec):
+        kind = path.split("/")[2]
+        rec["hostile"] = kind
+        # A hostile answer never returns its connection to nginx's pool, and a write that the
+        # client stopped reading gives up after 3 s instead of holding a thread for ever.
+        self.close_connection = True
+        self.connection.settimeout(3)
+        if kind == "endless":
+            # a JSON array that never ends, in 64 KiB chunks, until the client goes away
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            # unbuffered: nginx passes it on at the client's pace and hangs up when the client does
+            self.send_header("X-Accel-Buffering", "no")
+            self.end_headers()
+            chunk = b"[" + b'{"ip":"8.8.8.8"},' * 3855
+            sent, end = 0, time.monotonic() + self.HOSTILE_SECONDS
+            # "endless" enough: 64 MiB is six times the client's limit, and stops in about a second
+            # even when nobody hangs up (libcurl tells an HTTP/2 server of a cancelled stream late)
+            while time.monotonic() < end and sent < 64 * 1024 ** 2:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+                time.sleep(0.001)  # about 60 MB/s: a fast link, without starving the other requests
+                chunk = b'{"ip":"8.8.8.8"},' * 3855
+            rec["bytes_sent"] = sent
+            self._status = 200
+            self.close_connection = True
+        elif kind == "trickle":
+            # a lookup sent one byte every half second (nginx told not to buffer it)
+            body = json.dumps({"ip": "8.8.8.8", "city": "x" * 40}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("X-Accel-Buffering", "no")
+            self.end_headers()
+            end = time.monotonic() + self.HOSTILE_SECONDS
+            for i in range(len(body)):
+                if time.monotonic() > end or self._client_gone_during(0.5):
+                    rec["client_gone"] = True
+                    self._status = 499
+                    self.close_connection = True
+                    return
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+            self._status = 200
+        elif kind == "bulk-million":
+            # a bulk answer of a million results, whatever was asked
+            self._send(200, b"[" + b",".join([b"{}"] * 1_000_000) + b"]")
+        elif kind == "html-error":
+            # a gateway's 1 MiB error page
+            page = b"<html><head><title>502 Bad Gateway</title></head><body>" + b"<p>x</p>" * 131072 + b"</body></html>"
+            self._send(502, page, ctype="text/html")
+        else:
+            self._error(404, "no such hostile answer: %s" % kind)
+
     def _error(self, status, message):
         self._json(status, {"message": message})
 
@@ -359,8 +418,11 @@ class Handler(BaseHTTPRequestHandler):
                     self._status = 499   # like nginx: the client closed before the answer
                     self.close_connection = True
                     return
+            if path.startswith("/hostile/"):
+                self._hostile(path, rec)
+                return
             self._route(path, query, body, rec)
-        except (BrokenPipeError, ConnectionResetError):
+        except (BrokenPipeError, ConnectionResetError, socket.timeout):
             rec["client_gone"] = True
             self._status = 499
             self.close_connection = True

@@ -15,7 +15,8 @@ cd "$repository"
 
 # Every tracked file and every folder above one, each once. Case folding is ASCII only, as
 # APFS and HFS+ fold far more, but every path in this repository is ASCII.
-paths=$(git ls-files -z | tr '\0' '\n' | awk '{
+# safe.directory: CI may run as another user than the checkout's owner (a root container).
+paths=$(git -c safe.directory="$PWD" ls-files -z | tr '\0' '\n' | awk '{
     n = split($0, part, "/"); path = ""
     for (i = 1; i <= n; i++) { path = (i == 1 ? part[1] : path "/" part[i]); print path }
 }' | sort -u)

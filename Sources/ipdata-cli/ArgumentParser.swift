@@ -154,7 +154,12 @@ struct ArgumentParser {
     }
 
     private func nextValue(for option: OptionSpec, remaining: inout ArraySlice<String>) throws -> String {
-        guard let next = remaining.first, !next.hasPrefix("--") else {
+        // A long option, or a known one-letter option (`-h`), is never taken as a value.
+        let isOption = { (text: String) in
+            text.hasPrefix("--")
+                || (text.count == 2 && text.hasPrefix("-") && options.contains { $0.short == text.last })
+        }
+        guard let next = remaining.first, !isOption(next) else {
             throw UsageError("option --\(option.name) needs a value (\(option.valueName ?? "value"))")
         }
         remaining.removeFirst()

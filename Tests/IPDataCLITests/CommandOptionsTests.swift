@@ -48,6 +48,17 @@ final class CommandOptionsTests: XCTestCase {
         }
     }
 
+    func testAPlainHTTPBaseURLIsForThisMachineOnly() throws {
+        XCTAssertEqual(try common("--base-url", "http://127.0.0.1:8080").baseURL.host, "127.0.0.1")
+        XCTAssertEqual(try common("--base-url", "http://localhost:8080/p").baseURL.host, "localhost")
+        let message =
+            "--base-url with plain http would send the API key in clear text: use https "
+            + "(http is for this machine only: localhost, 127.0.0.1, [::1])"
+        for url in ["http://api.ipdata.co", "http://192.168.1.20:8080"] {
+            assertUsageError(try common("--base-url", url), message)
+        }
+    }
+
     /// Text that Apple's newer `URL(string:)` repairs (percent-encoding a space, converting a
     /// non-ASCII host) and Linux's refuses is refused on every platform; so are a fragment and
     /// credentials in the URL.

@@ -60,6 +60,8 @@ final class IPDataCommandTests: XCTestCase {
         XCTAssertTrue(IPDataCommand.read(["init", "--version"]).parsed.has("version"))
         XCTAssertFalse(IPDataCommand.read(["--", "--help"]).parsed.has("help"))
         XCTAssertFalse(IPDataCommand.read(["--fields=--help"]).parsed.has("help"))
+        // A known one-letter option is not taken as the value of the option before it.
+        XCTAssertTrue(IPDataCommand.read(["--fields", "-h"]).parsed.has("help"))
     }
 
     /// Every list of formats is derived from the formats themselves.

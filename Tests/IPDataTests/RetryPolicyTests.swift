@@ -170,6 +170,14 @@ final class RetryPolicyTests: XCTestCase {
         _ = try await retried.bulkLookup(["8.8.8.8"])
         XCTAssertEqual(retriedTransport.sent.withLock { $0 }, 2)
 
+        // A lost connection is resent once, whatever the policy, and no more: the server may have
+        // read the request before the connection died.
+        let (lost, lostTransport, _) = self.client(
+            [.failure(.networkConnectionLost), .failure(.networkConnectionLost), bulkAnswer], policy: .recommended)
+        let lostFailure = await error { try await lost.bulkLookup(["8.8.8.8"]) }
+        XCTAssertNotNil(lostFailure)
+        XCTAssertEqual(lostTransport.sent.withLock { $0 }, 2, "the free resend, then nothing")
+
         for code in [URLError.Code.timedOut, .unknown] {
             let (client, transport, _) = self.client([.failure(code), bulkAnswer], policy: .recommended)
             let failure = await error { try await client.bulkLookup(["8.8.8.8"]) }

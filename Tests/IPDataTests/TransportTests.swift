@@ -66,10 +66,11 @@ final class TransportTests: MockedClientTestCase {
         XCTAssertNil(try onlyRequest().header("Expect"))
     }
 
-    /// A client knows nothing of URLSession: one over a transport holds no session to invalidate.
-    func testAClientOverACustomTransportHoldsNoSession() {
-        let client = IPDataClient(apiKey: "k", transport: RecordingTransport(body: Data()))
-        XCTAssertNil(client.session)
-        XCTAssertNil(client.ownedSessionDelegate)
+    /// A client over a transport of the caller's uses that transport itself, not a URLSession one.
+    func testAClientOverACustomTransportUsesItAsItIs() {
+        let transport = RecordingTransport(body: Data())
+        let client = IPDataClient(apiKey: "k", transport: transport)
+        XCTAssertTrue(client.transport as? RecordingTransport === transport)
+        XCTAssertFalse(client.transport is URLSessionTransport)
     }
 }

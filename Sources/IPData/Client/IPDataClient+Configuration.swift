@@ -34,11 +34,24 @@ extension IPDataClient {
         /// order they came, before their timeout starts. 16 by default: enough for HTTP/2, and
         /// over HTTP/1.1 (six connections a host) no request times out waiting for a connection.
         public var maximumConcurrentRequests: Int
+        /// The most seconds one request may take, from the moment it is sent to the last byte of
+        /// its answer; past it the request fails with `networkError(URLError(.timedOut))`.
+        /// URLSession's own timeout only bounds a silence, so a server that sends one byte a
+        /// second would otherwise hold a request for ever. nil, the default, means twice the
+        /// session's `timeoutIntervalForRequest` (120 s for `URLSession.shared`), or 60 s for a
+        /// transport of your own.
+        public var deadline: TimeInterval?
+        /// The most bytes an answer may have; a larger one fails with
+        /// `networkError(URLError(.dataLengthExceedsMaximum))` as soon as it passes the limit.
+        /// 10 MiB by default, forty times the API's largest answer (a full bulk answer, about
+        /// 250 KB).
+        public var maximumResponseSize: Int
 
         /// A configuration; every parameter is described with its property.
         public init(
             baseURL: URL = IPDataClient.defaultBaseURL, connection: Connection = .shared, cache: LookupCache? = nil,
-            retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false, maximumConcurrentRequests: Int = 16
+            retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false, maximumConcurrentRequests: Int = 16,
+            deadline: TimeInterval? = nil, maximumResponseSize: Int = 10 * 1_048_576
         ) {
             self.baseURL = baseURL
             self.connection = connection
@@ -46,6 +59,8 @@ extension IPDataClient {
             self.retryPolicy = retryPolicy
             self.allowsInsecureHTTP = allowsInsecureHTTP
             self.maximumConcurrentRequests = maximumConcurrentRequests
+            self.deadline = deadline
+            self.maximumResponseSize = maximumResponseSize
         }
     }
 
@@ -90,10 +105,10 @@ extension IPDataClient {
         }
 
         /// The transport this connection stands for, made new for an owned session.
-        func makeTransport() -> any IPDataTransport {
+        func makeTransport(limits: URLSessionTransport.Limits) -> any IPDataTransport {
             switch box.kind {
-            case .session(let session): return URLSessionTransport(session: session)
-            case .owned(let configuration): return URLSessionTransport(configuration: configuration)
+            case .session(let session): return URLSessionTransport(session: session, limits: limits)
+            case .owned(let configuration): return URLSessionTransport(configuration: configuration, limits: limits)
             case .transport(let transport): return transport
             }
         }

@@ -36,6 +36,9 @@ public final class IPDataClient: Sendable {
     let insecureBaseURL: IPDataError?
     /// The requests in flight, at most `Configuration.maximumConcurrentRequests`.
     let slots: RequestSlots
+    /// The deadline and the largest answer, for a transport that is not URLSession's (whose
+    /// transport enforces its own as the answer arrives).
+    let limits: TransferWatch.Limits
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
@@ -50,13 +53,23 @@ public final class IPDataClient: Sendable {
     init(apiKey: String, configuration: Configuration, clock: RetryClock) {
         self.apiKey = apiKey
         self.baseURL = configuration.baseURL
-        self.transport = configuration.connection.makeTransport()
+        let limits = URLSessionTransport.Limits(
+            deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
+        self.transport = configuration.connection.makeTransport(limits: limits)
+        self.limits = TransferWatch.Limits(
+            deadline: configuration.deadline ?? 60, maximumBytes: Int64(configuration.maximumResponseSize))
         self.redaction = KeyRedaction(apiKey: apiKey)
         self.cache = configuration.cache
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
         self.slots = RequestSlots(limit: configuration.maximumConcurrentRequests)
+    }
+
+    /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain
+    /// `http` to a host other than `localhost`, `127.0.0.0/8` or `::1`.
+    package static func sendsKeyInClearText(to baseURL: URL) -> Bool {
+        cleartextRefusal(baseURL) != nil
     }
 
     /// The error for a base URL that would send the key in clear text: plain `http` to a host
@@ -209,13 +222,13 @@ public final class IPDataClient: Sendable {
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
         let body = try await send(.bulk(addresses), fields: fields)
+        // One result per address sent: counted before decoding, so that a longer answer costs nothing.
+        if let counted = JSONArrayScan.elementCount(of: body, limit: addresses.count), counted != addresses.count {
+            throw Self.resultCountMismatch(sent: addresses.count, got: counted > addresses.count ? nil : counted)
+        }
         let answers = try decode([LenientElement<IPResponse>].self, from: body)
         guard answers.count == addresses.count else {
-            throw IPDataError.decodingFailed(
-                DecodingError.dataCorrupted(
-                    .init(
-                        codingPath: [],
-                        debugDescription: "sent \(addresses.count) addresses, got \(answers.count) results")))
+            throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
         }
         for (index, answer) in zip(pending, answers) {
             let address = ips[index]
@@ -233,6 +246,14 @@ public final class IPDataClient: Sendable {
             results[index] = result
         }
         return results.compactMap { $0 }
+    }
+
+    /// A bulk answer with another number of results than addresses sent; `got` nil for more.
+    private static func resultCountMismatch(sent: Int, got: Int?) -> IPDataError {
+        let results = got.map(String.init) ?? "more than \(sent)"
+        return .decodingFailed(
+            DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "sent \(sent) addresses, got \(results) results")))
     }
 
     /// Looks up an autonomous system, as `"AS15169"`, `"as15169"` or `"15169"` (paid plans).
@@ -307,7 +328,30 @@ public final class IPDataClient: Sendable {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        return try await transport.data(for: request)
+        if transport is URLSessionTransport { return try await transport.data(for: request) }
+        return try await withinLimits { try await self.transport.data(for: request) }
+    }
+
+    /// A transport of the caller's, held to the deadline and the largest answer: the call is
+    /// cancelled at the deadline, and an answer over the limit is refused once it has arrived.
+    private func withinLimits(
+        _ send: @escaping @Sendable () async throws -> (Data, URLResponse)
+    ) async throws -> (Data, URLResponse) {
+        let limits = self.limits
+        let answer = try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
+            group.addTask { try await send() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, limits.deadline) * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let answer)) = try await group.next() else {
+                throw TransferWatch.Stop.deadline(limits.deadline).error
+            }
+            return answer
+        }
+        if Int64(answer.0.count) > limits.maximumBytes { throw TransferWatch.Stop.tooLarge(limits.maximumBytes).error }
+        return answer
     }
 
     /// A transport that followed a redirect to another origin: its answer is not the API's, and

@@ -103,12 +103,16 @@ extension RetryPolicy {
         return elapsed + wait <= timeBudget ? wait : nil
     }
 
-    /// Failures after which the request cannot have reached the server.
+    /// Failures after which the request cannot have reached the server. Not
+    /// `networkConnectionLost`: Apple platforms report it when a connection dies after the server
+    /// has read the request (a stale pooled connection under a bulk request is resent once anyway).
     private static let notSent: Set<URLError.Code> = [
-        .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .networkConnectionLost,
+        .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
     ]
     /// Failures of a lookup (`GET`) worth another try: the above, and an answer that never came.
-    private static let transient: Set<URLError.Code> = notSent.union([.timedOut, .unknown, .badServerResponse])
+    private static let transient: Set<URLError.Code> = notSent.union([
+        .networkConnectionLost, .timedOut, .unknown, .badServerResponse,
+    ])
 
     static func mayRetry(_ error: URLError, isBulk: Bool) -> Bool {
         isBulk ? notSent.contains(error.code) : transient.contains(error.code)

@@ -5,27 +5,33 @@ import FoundationNetworking
 #endif
 
 /// What URLSession does differently on Linux (swift-corelibs-foundation on libcurl) and how the
-/// client copes. Every platform difference of the client lives in this file.
+/// client copes: the data-task wrapper, the owned sessions' configuration and the `Expect`
+/// header. The other platform differences are where they act: the challenge refusal in
+/// `RequestDelegate`, and how a request's delegate is attached in `URLSessionTransport`.
 enum Platform {
-    /// Sends a request with `delegate` as its task delegate and returns the body and response.
-    /// Cancelling the calling task cancels the HTTP request.
+    /// Sends a request and returns the body and response, within `limits` (see `TransferWatch`);
+    /// `attach` is given the task before it starts. Cancelling the calling task cancels the HTTP
+    /// request.
+    ///
+    /// Every platform wraps a data task rather than calling URLSession's async `data(for:)`, so
+    /// that the watch can see the task. On Linux there are two more reasons: Swift 5.9 and 5.10
+    /// have no such method, and on Swift 6.x (to 6.3 at least) its cancellation can deadlock: the
+    /// task's cancellation handler calls `URLSessionTask.cancel()` under the task's own status
+    /// lock, while URLSession's work queue, finishing the same request, waits for that lock
+    /// (swift-corelibs-foundation issue 5412). Here the cancellation only hands `cancel()` to
+    /// another queue. (There is no `URLSession` extension either: one would shadow the built-in
+    /// method for every importer.)
     static func data(
-        for request: URLRequest, session: URLSession, delegate: RequestDelegate
+        for request: URLRequest, session: URLSession, limits: TransferWatch.Limits,
+        attach: @escaping @Sendable (URLSessionDataTask) -> Void
     ) async throws -> (Data, URLResponse) {
-        #if canImport(FoundationNetworking)
-        // Linux wraps a data task rather than calling URLSession's async `data(for:)`, on every
-        // toolchain. Swift 5.9 and 5.10 have no such method. On Swift 6.x (to 6.3 at least), its
-        // cancellation can deadlock: the task's cancellation handler calls
-        // `URLSessionTask.cancel()` under the task's own status lock, while URLSession's work
-        // queue, finishing the same request, waits for that lock (swift-corelibs-foundation issue
-        // 5412). Here the cancellation only hands `cancel()` to another queue. (There is no
-        // `URLSession` extension either: one would shadow the built-in method for every importer.)
         let pending = PendingDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    pending.finish()
-                    if let error {
+                    if let stop = pending.finish() {
+                        continuation.resume(throwing: stop.error)
+                    } else if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))
@@ -33,15 +39,33 @@ enum Platform {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                task.delegate = delegate
-                pending.start(task)
+                attach(task)
+                pending.start(task, limits: limits)
             }
         } onCancel: {
             pending.cancel()
         }
-        #else
-        return try await session.data(for: request, delegate: delegate)
-        #endif
+    }
+
+    /// Sends a request through a session the client owns, whose delegate hands the body over
+    /// piece by piece (see `DelegatedTransfer`), within `limits`; otherwise as `data(for:…)`.
+    static func delegatedData(
+        for request: URLRequest, session: URLSession, sessionDelegate: OwnedSessionDelegate,
+        limits: TransferWatch.Limits, attach: @escaping @Sendable (URLSessionDataTask) -> Void
+    ) async throws -> (Data, URLResponse) {
+        let transfer = DelegatedTransfer(maximumBytes: limits.maximumBytes)
+        let pending = PendingDataTask()
+        defer { _ = pending.finish() }
+        return try await withTaskCancellationHandler {
+            try await transfer.result {
+                let task = session.dataTask(with: request)
+                sessionDelegate.track(task, transfer)
+                attach(task)
+                pending.start(task, limits: limits) { transfer.stopped($0) }
+            }
+        } onCancel: {
+            pending.cancel()
+        }
     }
 
     /// The configuration of a session the client creates: a copy of `configuration` (the
@@ -75,16 +99,20 @@ enum Platform {
     }
 }
 
-#if canImport(FoundationNetworking)
-/// The data task of one request, cancellable from any thread, even before it started.
+/// The data task of one request, cancellable from any thread, even before it started, and
+/// watched by `TransferWatch` while it runs.
 ///
 /// `cancel()` never calls into URLSession on the calling thread: Swift runs a cancellation
 /// handler while holding the cancelled task's status lock, and URLSession's work queue may be
 /// waiting for that very lock to resume the task, so `URLSessionTask.cancel()` is sent to
 /// another queue.
 private final class PendingDataTask: Sendable {
-    private struct State {
+    // @unchecked Sendable: a URLSessionDataTask is a thread-safe object that not every
+    // platform's SDK declares Sendable; it is only read under the lock that guards this state.
+    private struct State: @unchecked Sendable {
         var task: URLSessionDataTask?
+        var watch: UInt64?
+        var stop: TransferWatch.Stop?
         var isCancelled = false
         var isFinished = false
     }
@@ -92,13 +120,29 @@ private final class PendingDataTask: Sendable {
     private let state = Locked(State())
 
     /// Called by the completion handler: the task is over, and a later `cancel()` does nothing.
-    func finish() {
-        state.withLock { $0.isFinished = true }
+    /// Returns why the watch stopped it, if it did.
+    func finish() -> TransferWatch.Stop? {
+        let (watch, stop) = state.withLock { state -> (UInt64?, TransferWatch.Stop?) in
+            state.isFinished = true
+            defer { state.watch = nil }
+            return (state.watch, state.stop)
+        }
+        if let watch { TransferWatch.shared.end(watch) }
+        return stop
     }
 
-    func start(_ task: URLSessionDataTask) {
+    /// Starts `task` under the watch; `onStop` hears why the watch stopped it (by default, the
+    /// completion handler's `finish()` does).
+    func start(
+        _ task: URLSessionDataTask, limits: TransferWatch.Limits,
+        onStop: (@Sendable (TransferWatch.Stop) -> Void)? = nil
+    ) {
+        let watch = TransferWatch.shared.watch(task, limits: limits) { [self] stop in
+            if let onStop { onStop(stop) } else { state.withLock { $0.stop = stop } }
+        }
         let cancelled = state.withLock { state -> Bool in
             state.task = task
+            state.watch = watch
             return state.isCancelled
         }
         // Not under a task's status lock here, so cancelling in place is safe.
@@ -115,4 +159,3 @@ private final class PendingDataTask: Sendable {
         DispatchQueue.global().async { task.cancel() }
     }
 }
-#endif

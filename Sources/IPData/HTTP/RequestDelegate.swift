@@ -50,9 +50,16 @@ final class RequestDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
+        completionHandler(Self.redirectDecision(for: task, to: request))
+    }
+
+    /// `request` when `task` may follow a redirect to it (a `GET` within its origin), else nil.
+    static func redirectDecision(for task: URLSessionTask, to request: URLRequest) -> URLRequest? {
         let isPost = task.originalRequest?.httpMethod == "POST"
-        let from = task.originalRequest?.url ?? response.url
-        completionHandler(!isPost && Origin(from) == Origin(request.url) && Origin(from) != nil ? request : nil)
+        guard let origin = Origin(task.originalRequest?.url), !isPost, Origin(request.url) == origin else {
+            return nil
+        }
+        return request
     }
 
     #if canImport(FoundationNetworking)
@@ -63,23 +70,38 @@ final class RequestDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        if let disposition = answer(challenge) {
+            completionHandler(disposition, nil)
+        } else if let sessionDelegate = session.delegate as? URLSessionTaskDelegate {
+            // Certificate checks (server trust, client certificates) stay with the session's
+            // delegate, which may pin certificates.
+            let handler = UncheckedCompletion(call: completionHandler)
+            sessionDelegate.urlSession(session, task: task, didReceive: challenge) { handler.call($0, $1) }
+        } else {
+            completionHandler(.performDefaultHandling, nil)
+        }
+    }
+
+    /// What to answer to `challenge`: a refusal of HTTP authentication, remembered so that the
+    /// transport can answer with the 401; nil for a certificate challenge, which is not ours.
+    func answer(_ challenge: URLAuthenticationChallenge) -> URLSession.AuthChallengeDisposition? {
         guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
-            // Certificate checks (server trust, client certificates) stay with the session.
-            if let sessionDelegate = session.delegate as? URLSessionTaskDelegate {
-                sessionDelegate.urlSession(
-                    session, task: task, didReceive: challenge, completionHandler: completionHandler)
-            } else {
-                completionHandler(.performDefaultHandling, nil)
-            }
-            return
+            return nil
         }
         let refused = RefusedChallenge(
             status: (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401,
             reason: Self.describe(challenge))
         refusal.withLock { $0 = refused }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        return .cancelAuthenticationChallenge
+    }
+
+    /// A completion handler passed on to the session's delegate, which the newer Foundation wants
+    /// `@Sendable`; URLSession calls it once, from any thread.
+    // @unchecked Sendable: URLSession's completion handlers may be called from any thread.
+    private struct UncheckedCompletion: @unchecked Sendable {
+        let call: (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     }
 
     private static func describe(_ challenge: URLAuthenticationChallenge) -> String {

@@ -10,26 +10,49 @@ import FoundationNetworking
 /// It owns, for a session it creates, the session and its invalidation when the transport (with
 /// its client) is released. Each request gets a `RequestDelegate`, which keeps the key at the
 /// API's origin (no redirect elsewhere) and, on Linux, refuses the authentication challenge of a
-/// 401 that would otherwise never end; the transport then answers with that 401. On Linux it also
-/// adds `Expect: 100-continue` to a request with a body (see `Platform`).
+/// 401 that would otherwise never end; the transport then answers with that 401. Each request is
+/// watched for its deadline and its size (`TransferWatch`). On Linux it also adds
+/// `Expect: 100-continue` to a request with a body (see `Platform`).
+///
+/// On Linux with Swift 5.9 or 5.10, whose Foundation has no task delegates, only a session the
+/// client owns passes redirects and challenges to the request's delegate; through
+/// `URLSession.shared` or an injected session, redirects are followed as URLSession does, and a
+/// 401 challenge ends at the deadline.
 final class URLSessionTransport: IPDataTransport {
     let session: URLSession
     /// The delegate of the session this transport created and owns; nil for a session it was
     /// given, which it never invalidates.
     let ownedSessionDelegate: OwnedSessionDelegate?
+    /// The most a request may take, and the most bytes its answer may have.
+    let limits: TransferWatch.Limits
 
     /// A transport over `session` (`URLSession.shared`, or the caller's), which it never invalidates.
-    init(session: URLSession) {
+    init(session: URLSession, limits: Limits) {
         self.session = session
         self.ownedSessionDelegate = nil
+        self.limits = limits.resolved(for: session.configuration)
     }
 
     /// A transport over a session of its own, made once from a copy of `configuration`.
-    init(configuration: URLSessionConfiguration) {
+    init(configuration: URLSessionConfiguration, limits: Limits) {
         let delegate = OwnedSessionDelegate()
         self.session = URLSession(
             configuration: Platform.ownedSessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
         self.ownedSessionDelegate = delegate
+        self.limits = limits.resolved(for: configuration)
+    }
+
+    /// The limits a client asks for: a deadline (nil: twice the session's request timeout) and
+    /// a largest answer.
+    struct Limits: Sendable {
+        var deadline: TimeInterval?
+        var maximumResponseSize: Int
+
+        func resolved(for configuration: URLSessionConfiguration) -> TransferWatch.Limits {
+            TransferWatch.Limits(
+                deadline: deadline ?? 2 * configuration.timeoutIntervalForRequest,
+                maximumBytes: Int64(maximumResponseSize))
+        }
     }
 
     deinit {
@@ -40,8 +63,24 @@ final class URLSessionTransport: IPDataTransport {
         var request = request
         if request.httpBody != nil { Platform.prepareBodyRequest(&request) }
         let delegate = RequestDelegate()
+        let owned = ownedSessionDelegate
+        defer { owned?.forget(delegate) }
+        let attach: @Sendable (URLSessionDataTask) -> Void = { task in
+            #if canImport(Darwin) || compiler(>=6.0)
+            // A task delegate answers before the session's, for every session.
+            task.delegate = delegate
+            #else
+            // swift-corelibs-foundation before Swift 6 has no task delegates: only a session the
+            // client owns can pass its requests' redirects and challenges on.
+            owned?.route(task, to: delegate)
+            #endif
+        }
         do {
-            return try await Platform.data(for: request, session: session, delegate: delegate)
+            if let owned {
+                return try await Platform.delegatedData(
+                    for: request, session: session, sessionDelegate: owned, limits: limits, attach: attach)
+            }
+            return try await Platform.data(for: request, session: session, limits: limits, attach: attach)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // A refused authentication challenge also ends as `.cancelled`; tell it from a
             // cancelled task, and answer with the 401 the server sent.

@@ -64,6 +64,11 @@ struct CommonOptions {
                 throw UsageError(
                     "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
             }
+            guard !IPDataClient.sendsKeyInClearText(to: url) else {
+                throw UsageError(
+                    "--base-url with plain http would send the API key in clear text: use https "
+                        + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
+            }
             baseURL = url
         } else {
             baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL

@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Watches the data tasks in flight, ten times a second, and stops one that runs past its
+/// deadline or receives more than its byte limit.
+///
+/// URLSession's timeout is an idle timeout: a server that trickles one byte a second keeps a
+/// request alive for ever, and a completion-handler task holds the whole body in memory before
+/// anyone sees it, so an endless body grows until memory runs out. One watcher serves every
+/// request (registering is a lock and a dictionary entry); its timer runs only while requests
+/// are in flight.
+final class TransferWatch: Sendable {
+    /// Why the watch stopped a task.
+    enum Stop: Sendable {
+        case deadline(TimeInterval)
+        case tooLarge(Int64)
+    }
+
+    /// The limits of one task, and what to do when it passes one.
+    struct Limits: Sendable {
+        /// Seconds from the start.
+        let deadline: TimeInterval
+        /// Bytes of body.
+        let maximumBytes: Int64
+    }
+
+    private struct Entry {
+        let task: URLSessionTask
+        let deadline: UInt64
+        let limits: Limits
+        let stop: @Sendable (Stop) -> Void
+    }
+
+    // @unchecked Sendable: URLSessionTask (not Sendable on every platform) and the dispatch
+    // timer are thread-safe objects, only touched under `state`'s lock or on the watch's queue.
+    private struct State: @unchecked Sendable {
+        var entries: [UInt64: Entry] = [:]
+        var nextID: UInt64 = 0
+        var timer: DispatchSourceTimer?
+    }
+
+    static let shared = TransferWatch()
+
+    private let state = Locked(State())
+    private let queue = DispatchQueue(label: "IPData.TransferWatch")
+    private static let interval: DispatchTimeInterval = .milliseconds(100)
+
+    /// Watches `task` until `end(_:)`; `stop` is called once, before the task is cancelled.
+    func watch(_ task: URLSessionTask, limits: Limits, stop: @escaping @Sendable (Stop) -> Void) -> UInt64 {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limits.deadline) * 1_000_000_000)
+        return state.withLock { state in
+            state.nextID += 1
+            state.entries[state.nextID] = Entry(task: task, deadline: deadline, limits: limits, stop: stop)
+            if state.timer == nil {
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
+                timer.setEventHandler { [weak self] in self?.check() }
+                timer.resume()
+                state.timer = timer
+            }
+            return state.nextID
+        }
+    }
+
+    /// Stops watching a task that ended.
+    func end(_ id: UInt64) {
+        let idle = state.withLock { state -> DispatchSourceTimer? in
+            state.entries[id] = nil
+            guard state.entries.isEmpty, let timer = state.timer else { return nil }
+            state.timer = nil
+            return timer
+        }
+        idle?.cancel()
+    }
+
+    /// The bytes a task received or announced. Apple's URLSession counts them as they arrive;
+    /// swift-corelibs-foundation does not (always 0) and each read waits on its work queue, so on
+    /// Linux the count is not read at all: there the sessions the client owns stop an answer
+    /// over the limit themselves (`DelegatedTransfer`).
+    private static func bytes(of task: URLSessionTask) -> Int64 {
+        #if canImport(FoundationNetworking)
+        return 0
+        #else
+        return max(task.countOfBytesReceived, task.countOfBytesExpectedToReceive)
+        #endif
+    }
+
+    private func check() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let passed = state.withLock { state -> [(Entry, Stop)] in
+            var passed: [(Entry, Stop)] = []
+            for (id, entry) in state.entries {
+                if Self.bytes(of: entry.task) > entry.limits.maximumBytes {
+                    passed.append((entry, .tooLarge(entry.limits.maximumBytes)))
+                } else if now >= entry.deadline {
+                    passed.append((entry, .deadline(entry.limits.deadline)))
+                } else {
+                    continue
+                }
+                state.entries[id] = nil
+            }
+            return passed
+        }
+        for (entry, stop) in passed {
+            entry.stop(stop)
+            entry.task.cancel()
+        }
+    }
+}
+
+extension TransferWatch.Stop {
+    /// The error a stopped request throws.
+    var error: URLError {
+        switch self {
+        case .deadline(let seconds):
+            return URLError(
+                .timedOut,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The answer took longer than the deadline of \(Self.seconds(seconds)) (a server sending it "
+                        + "too slowly); see IPDataClient.Configuration.deadline."
+                ])
+        case .tooLarge(let bytes):
+            return URLError(
+                .dataLengthExceedsMaximum,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The answer was larger than \(Self.size(bytes)), which no answer of the API is; see "
+                        + "IPDataClient.Configuration.maximumResponseSize."
+                ])
+        }
+    }
+
+    private static func size(_ bytes: Int64) -> String {
+        bytes >= 1_048_576 && bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

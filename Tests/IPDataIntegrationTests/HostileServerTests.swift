@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+@testable import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Servers that misbehave on purpose (the backend's `/hostile/KIND/` answers) cannot exhaust the
+/// client: not its memory, not its time.
+final class HostileServerTests: LocalServerTestCase {
+    private func base(_ kind: String) -> URL {
+        URL(string: server.url("NORMAL").absoluteString + "/hostile/\(kind)")!
+    }
+
+    private func failure(_ operation: () async throws -> some Any) async -> IPDataError? {
+        do {
+            _ = try await operation()
+            return nil
+        } catch {
+            return error as? IPDataError
+        }
+    }
+
+    /// The most memory this process has held, in bytes (Linux), or nil.
+    private var peakMemory: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// On Linux only a session the client owns hands the body over as it arrives; through
+    /// `URLSession.shared` or an injected session swift-corelibs-foundation shows nothing until the
+    /// answer is complete (not even a byte count), so there only the deadline bounds it.
+    func testAnEndlessBodyStopsAtTheSizeLimit() async throws {
+        var clients = [
+            ("owned", IPDataClient(apiKey: server.key, baseURL: base("endless"), configuration: configuration()))
+        ]
+        #if !canImport(FoundationNetworking)
+        clients.append(("shared", IPDataClient(apiKey: server.key, baseURL: base("endless"))))
+        #endif
+        for (label, client) in clients {
+            let before = peakMemory
+            let start = Date()
+            let error = await failure { try await client.lookup("8.8.8.8") }
+            guard case .networkError(let underlying as URLError)? = error else {
+                XCTFail("\(label): \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(underlying.code, .dataLengthExceedsMaximum, label)
+            XCTAssertTrue(error!.description.contains("10 MiB"), error!.description)
+            let grown = zip(before.map { [$0] } ?? [], peakMemory.map { [$0] } ?? []).map { $1 - $0 }.first
+            if let grown { XCTAssertLessThan(grown, 512 * 1_048_576, "\(label): peak memory grew \(grown) bytes") }
+            print(
+                "measured: \(label) session, endless body stopped after \(Int(elapsed(since: start) * 1000)) ms, "
+                    + "peak memory +\((grown ?? 0) / 1_048_576) MiB")
+        }
+    }
+
+    func testABodyTrickledOneByteAtATimeStopsAtTheDeadline() async throws {
+        let session = URLSession(configuration: configuration(timeout: 30))
+        defer { session.finishTasksAndInvalidate() }
+        for (label, connection) in [
+            ("owned", IPDataClient.Connection.owned(configuration(timeout: 30))), ("injected", .session(session)),
+        ] {
+            let client = IPDataClient(
+                apiKey: server.key,
+                configuration: IPDataClient.Configuration(
+                    baseURL: base("trickle"), connection: connection, deadline: 2))
+            let start = Date()
+            let error = await failure { try await client.lookup("8.8.8.8") }
+            guard case .networkError(let underlying as URLError)? = error else {
+                XCTFail("\(label): \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(underlying.code, .timedOut, label)
+            XCTAssertTrue(error!.description.contains("deadline of 2 s"), error!.description)
+            XCTAssertLessThan(elapsed(since: start), 15, "\(label): long before the trickle's end (100 s)")
+            let milliseconds = Int(elapsed(since: start) * 1000)
+            print("measured: \(label) session, trickled body stopped at the 2 s deadline after \(milliseconds) ms")
+        }
+    }
+
+    func testABulkAnswerLongerThanTheRequestIsRefusedBeforeDecoding() async throws {
+        let client = IPDataClient(apiKey: server.key, baseURL: base("bulk-million"), configuration: configuration())
+        let error = await failure { try await client.bulkLookup(["8.8.8.8", "1.1.1.1"]) }
+        guard case .decodingFailed(let underlying)? = error else { return XCTFail(String(describing: error)) }
+        let detail = String(describing: underlying)
+        XCTAssertTrue(detail.contains("sent 2 addresses, got more than 2 results"), detail)
+    }
+
+    func testAnHTMLErrorPageBecomesItsTitle() async throws {
+        let client = IPDataClient(apiKey: server.key, baseURL: base("html-error"), configuration: configuration())
+        let error = await failure { try await client.lookup("8.8.8.8") }
+        guard case .unexpectedStatus(502, let message)? = error else { return XCTFail(String(describing: error)) }
+        XCTAssertEqual(message, "502 Bad Gateway")
+    }
+}
