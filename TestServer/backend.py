@@ -268,6 +268,27 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, status, obj):
         self._send(status, json.dumps(obj, ensure_ascii=False))
 
+    # --- answers that fail a few times, then succeed (path prefix /flaky/STATUS/COUNT/TOKEN/) ---
+
+    flaky_counts = {}
+    flaky_lock = threading.Lock()
+
+    def _flaky(self, path, rec):
+        """The first COUNT requests with TOKEN fail with STATUS (a 429 says Retry-After: 1); later
+        ones are answered for the rest of the path. Returns that rest, or None when this request
+        was failed."""
+        segs = path.split("/")
+        status, count, token = segs[2], int(segs[3]), segs[4]
+        with self.flaky_lock:
+            seen = self.flaky_counts.get(token, 0) + 1
+            self.flaky_counts[token] = seen
+        rec["flaky"] = "%s %s/%s" % (status, seen, count)
+        if seen > count:
+            return "/" + "/".join(segs[5:])
+        extra = {"Retry-After": "1"} if status == "429" else None
+        self._send(int(status), json.dumps({"message": "flaky: %s" % status}), extra=extra)
+        return None
+
     # --- servers that misbehave on purpose (path prefix /hostile/KIND/) ------------------------
 
     HOSTILE_SECONDS = 30.0  # no hostile answer lasts longer, whatever the client does
@@ -421,6 +442,10 @@ class Handler(BaseHTTPRequestHandler):
             if path.startswith("/hostile/"):
                 self._hostile(path, rec)
                 return
+            if path.startswith("/flaky/"):
+                path = self._flaky(path, rec)
+                if path is None:
+                    return
             self._route(path, query, body, rec)
         except (BrokenPipeError, ConnectionResetError, socket.timeout):
             rec["client_gone"] = True

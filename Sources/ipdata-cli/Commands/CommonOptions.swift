@@ -77,8 +77,9 @@ struct CommonOptions {
 
     /// The client the command uses. With `--sandbox`, one that answers from sample data and
     /// needs no key (saying so on standard error); otherwise one for the API key, with a session
-    /// of its own that gives up on a request after 30 s. Throws a configuration error (exit status
-    /// 2) that says how to set a key when there is none.
+    /// of its own whose requests wait at most 30 s for a byte and 60 s in all, and
+    /// `RetryPolicy.recommended`. Throws a configuration error (exit status 2) that says how to
+    /// set a key when there is none.
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
         if isSandbox {
             console.note("sandbox: sample data, not live")
@@ -88,7 +89,12 @@ struct CommonOptions {
         console.addSecret(key)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        return IPDataClient(apiKey: key, baseURL: baseURL, configuration: configuration)
+        // A session of its own (its answers are stopped at the size limit as they arrive), and
+        // the library's recommended retries: rate limits, server errors, connection failures.
+        return IPDataClient(
+            apiKey: key,
+            configuration: IPDataClient.Configuration(
+                baseURL: baseURL, connection: .owned(configuration), retryPolicy: .recommended))
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`.

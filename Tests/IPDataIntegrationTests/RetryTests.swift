@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+@testable import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `RetryPolicy` against a real server: the backend's `/flaky/STATUS/COUNT/TOKEN/…` answers fail
+/// COUNT times with STATUS (a 429 with `Retry-After: 1`), then succeed; the reset-on-accept port
+/// resets every connection.
+final class RetryTests: LocalServerTestCase {
+    private func client(_ status: Int, failing count: Int, policy: RetryPolicy) -> (IPDataClient, String) {
+        let token = UUID().uuidString
+        let base = URL(string: server.url("NORMAL").absoluteString + "/flaky/\(status)/\(count)/\(token)")!
+        let client = IPDataClient(
+            apiKey: server.key,
+            configuration: IPDataClient.Configuration(
+                baseURL: base, connection: .owned(configuration()), retryPolicy: policy))
+        return (client, token)
+    }
+
+    /// The requests the backend saw for `token` since `mark`.
+    private func attempts(_ token: String, since mark: LocalAPIServer.Mark, atLeast count: Int) async throws -> Int {
+        try await server.backendEntries(since: mark, atLeast: count, timeout: count == 0 ? 0 : 10) {
+            $0.path?.contains(token) == true
+        }.count
+    }
+
+    private static let quick = RetryPolicy(maximumAttempts: 4, initialDelay: 0.05, maximumDelay: 2, timeBudget: 20)
+
+    func testA429IsRetriedAfterItsRetryAfter() async throws {
+        let (client, token) = client(429, failing: 2, policy: Self.quick)
+        let mark = server.mark()
+        let start = Date()
+        let info = try await client.lookup("8.8.8.8")
+        XCTAssertEqual(info.ip, "8.8.8.8")
+        let sent = try await attempts(token, since: mark, atLeast: 3)
+        XCTAssertEqual(sent, 3)
+        print("measured: two 429s with Retry-After: 1, then the answer, in \(Int(elapsed(since: start) * 1000)) ms")
+    }
+
+    func testServerErrorsAreRetriedWithBackoffForLookupsAndBulkRequests() async throws {
+        let (client, token) = client(503, failing: 2, policy: Self.quick)
+        let mark = server.mark()
+        _ = try await client.lookup("8.8.8.8")
+        let sent = try await attempts(token, since: mark, atLeast: 3)
+        XCTAssertEqual(sent, 3)
+
+        let (bulkClient, bulkToken) = self.client(502, failing: 1, policy: Self.quick)
+        let results = try await bulkClient.bulkLookup(["8.8.8.8", "1.1.1.1"])
+        XCTAssertEqual(results.map(\.ip), ["8.8.8.8", "1.1.1.1"])
+        let bulkSent = try await attempts(bulkToken, since: mark, atLeast: 2)
+        XCTAssertEqual(bulkSent, 2)
+    }
+
+    func testByDefaultNothingIsRetried() async throws {
+        let (client, token) = client(503, failing: 1, policy: .default)
+        let mark = server.mark()
+        do {
+            _ = try await client.lookup("8.8.8.8")
+            XCTFail("a 503 returned a lookup")
+        } catch IPDataError.unexpectedStatus(503, _) {}
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let sent = try await attempts(token, since: mark, atLeast: 0)
+        XCTAssertEqual(sent, 1)
+    }
+
+    func testAnExhaustedQuotaIsNeverRetried() async throws {
+        let (client, token) = client(403, failing: 5, policy: Self.quick)
+        let mark = server.mark()
+        do {
+            _ = try await client.lookup("8.8.8.8")
+            XCTFail("a 403 returned a lookup")
+        } catch IPDataError.forbidden {}
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let sent = try await attempts(token, since: mark, atLeast: 0)
+        XCTAssertEqual(sent, 1)
+    }
+
+    /// A lookup whose connection is reset is tried again, up to the policy's attempts; the
+    /// reset-on-accept listener logs each connection it resets.
+    func testALookupWhoseConnectionIsResetIsTriedAgain() async throws {
+        let client = IPDataClient(
+            apiKey: server.key,
+            configuration: IPDataClient.Configuration(
+                baseURL: server.url("RESET_ON_ACCEPT"), connection: .owned(configuration(timeout: 10)),
+                retryPolicy: Self.quick))
+        let mark = server.mark()
+        do {
+            _ = try await client.lookup("8.8.8.8")
+            XCTFail("a reset connection returned a lookup")
+        } catch IPDataError.networkError(let underlying as URLError) {
+            print("measured: a reset connection fails with URLError \(underlying.code.rawValue)")
+        }
+        let resets = try await server.backendEntries(since: mark, atLeast: 4) { $0.mode == "reset-on-accept" }
+        XCTAssertEqual(resets.count, 4, "one connection per attempt")
+    }
+}
