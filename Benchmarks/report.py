@@ -79,9 +79,10 @@ def main(path):
     w("| client | requests/s | seconds | CPU ms/req | peak RSS MB | conns |")
     w("|---|---|---|---|---|---|")
     for name in [
-        "ipdata-swift single sequential", "urlsession+jsondecoder single sequential",
-        "python-ipdata single sequential", "curl single sequential",
-        "ipdata-swift single 16 in flight", "urlsession+jsondecoder single 16 in flight",
+        "ipdata-swift single sequential", "ipdata-swift default client single sequential",
+        "urlsession+jsondecoder single sequential", "python-ipdata single sequential", "curl single sequential",
+        "ipdata-swift single 16 in flight", "ipdata-swift default client single 16 in flight",
+        "urlsession+jsondecoder single 16 in flight",
         "python-ipdata single 16 threads", "curl single 16 parallel",
         "ceiling h2 1 conn, 1 in flight", "ceiling h2 1 conn, 16 streams", "ceiling h1.1 16 conns",
     ]:
@@ -134,6 +135,10 @@ def main(path):
 
     seq_overhead = ratio(rate("urlsession+jsondecoder single sequential"), rate("ipdata-swift single sequential"))
     par_overhead = ratio(rate("urlsession+jsondecoder single 16 in flight"), rate("ipdata-swift single 16 in flight"))
+    default_seq = ratio(rate("ipdata-swift default client single sequential"),
+                        rate("urlsession+jsondecoder single sequential"))
+    default_par = ratio(rate("ipdata-swift default client single 16 in flight"),
+                        rate("urlsession+jsondecoder single 16 in flight"))
     vs_python_16 = ratio(rate("ipdata-swift single 16 in flight"), rate("python-ipdata single 16 threads"))
     vs_python_seq = ratio(rate("ipdata-swift single sequential"), rate("python-ipdata single sequential"))
     bulk_vs_python = ratio(rate("ipdata-swift lookupStream 100k, 4 in flight", "ips_per_second"),
@@ -156,6 +161,10 @@ def main(path):
         w(f"| SDK overhead ≤ 10 % over plain URLSession, sequential | {100 * (seq_overhead - 1):+.1f} % | {verdict(seq_overhead <= 1.10)} |")
     if par_overhead:
         w(f"| SDK overhead ≤ 10 % over plain URLSession, 16 in flight | {100 * (par_overhead - 1):+.1f} % | {verdict(par_overhead <= 1.10)} |")
+    if default_seq:
+        w(f"| default client (`URLSession.shared`) ≥ 0.95× the plain URLSession loop, sequential | {default_seq:.2f}× | {verdict(default_seq >= 0.95)} |")
+    if default_par:
+        w(f"| default client (`URLSession.shared`) ≥ 0.95× the plain URLSession loop, 16 in flight | {default_par:.2f}× | {verdict(default_par >= 0.95)} |")
     if vs_python_16:
         w(f"| ≥ 2× the Python SDK at 16 in flight | {vs_python_16:.2f}× | {verdict(vs_python_16 >= 2)} |")
     if bulk_vs_python:

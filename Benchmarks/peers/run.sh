@@ -180,12 +180,14 @@ run_bench "python-ipdata bulk 100k, 4 threads" "$PY" "$HERE/python_sdk_bench.py"
 # --- this SDK, in the same run (Benchmarks/run.sh sets these) ---------------------------------
 if [ -n "${IPDATA_SWIFT_BENCH:-}" ]; then
     SB="$IPDATA_SWIFT_BENCH"
-    # Interleaved (SDK, floor, SDK, floor, …) so that drift in the machine's load hits both alike.
+    # Interleaved (SDK, default client, floor, …) so that drift in the machine's load hits all alike.
     ROUNDS=$REPEAT; REPEAT=1
     for ((round = 1; round <= ROUNDS; round++)); do
         run_bench "ipdata-swift single sequential" "$SB" single --client sdk --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
+        run_bench "ipdata-swift default client single sequential" "$SB" single --client sdk-default --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
         run_bench "urlsession+jsondecoder single sequential" "$SB" single --client urlsession --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
         run_bench "ipdata-swift single 16 in flight" "$SB" single --client sdk --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
+        run_bench "ipdata-swift default client single 16 in flight" "$SB" single --client sdk-default --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
         run_bench "urlsession+jsondecoder single 16 in flight" "$SB" single --client urlsession --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
     done
     REPEAT=$ROUNDS

@@ -68,6 +68,11 @@ func single() async {
     let ips = addresses(count)
     let work: @Sendable (String) async -> Bool
     switch client {
+    case "sdk-default":
+        // What most users write: the default client, on URLSession.shared.
+        let sdk = IPDataClient(apiKey: key, baseURL: base)
+        _ = try? await sdk.lookup("8.8.4.4")
+        work = { ip in (try? await sdk.lookup(ip)) != nil }
     case "sdk":
         let sdk = IPDataClient(apiKey: key, baseURL: base, configuration: .default)
         _ = try? await sdk.lookup("8.8.4.4")  // warm-up: connection and TLS
@@ -90,6 +95,7 @@ func single() async {
     emit([
         "client": [
             "sdk": "ipdata-swift", "sdk-injected": "ipdata-swift (injected session)",
+            "sdk-default": "ipdata-swift (default client, URLSession.shared)",
             "urlsession-delegate": "urlsession+jsondecoder (session delegate)",
         ][client] ?? "urlsession+jsondecoder", "mode": "single", "count": count,
         "concurrency": concurrency, "seconds": seconds, "requests_per_second": Double(count) / seconds,
