@@ -282,7 +282,10 @@ public final class IPDataClient: Sendable {
             let outcome: RetryPolicy.Outcome
             do {
                 let (body, response) = try await sendWithinTheLimit(request)
-                if let answered = response.url, let asked = Origin(request.url), Origin(answered) != asked {
+                // Compared as URLs first: parsing two origins costs more than the rest of the check.
+                if let answered = response.url, answered != request.url, let asked = Origin(request.url),
+                    Origin(answered) != asked
+                {
                     throw Self.answerFromAnotherOrigin(answered)
                 }
                 let http = response as? HTTPURLResponse
@@ -333,23 +336,29 @@ public final class IPDataClient: Sendable {
     }
 
     /// A transport of the caller's, held to the deadline and the largest answer: the call is
-    /// cancelled at the deadline, and an answer over the limit is refused once it has arrived.
+    /// cancelled at the deadline (by the one `TransferWatch`), and an answer over the limit is
+    /// refused once it has arrived.
     private func withinLimits(
         _ send: @escaping @Sendable () async throws -> (Data, URLResponse)
     ) async throws -> (Data, URLResponse) {
         let limits = self.limits
-        let answer = try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-            group.addTask { try await send() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, limits.deadline) * 1_000_000_000))
-                return nil
+        let work = Task { try await send() }
+        let stopped = Locked<TransferWatch.Stop?>(nil)
+        let watch = TransferWatch.shared.watch(
+            limits: limits, cancel: { work.cancel() }, stop: { stop in stopped.withLock { $0 = stop } })
+        defer { TransferWatch.shared.end(watch) }
+        let answer: (Data, URLResponse)
+        do {
+            answer = try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
             }
-            defer { group.cancelAll() }
-            guard case .some(.some(let answer)) = try await group.next() else {
-                throw TransferWatch.Stop.deadline(limits.deadline).error
-            }
-            return answer
+        } catch {
+            if let stop = stopped.withLock({ $0 }) { throw stop.error }
+            throw error
         }
+        if let stop = stopped.withLock({ $0 }) { throw stop.error }
         if Int64(answer.0.count) > limits.maximumBytes { throw TransferWatch.Stop.tooLarge(limits.maximumBytes).error }
         return answer
     }

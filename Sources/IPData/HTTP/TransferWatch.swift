@@ -11,7 +11,7 @@ import FoundationNetworking
 /// request alive for ever, and a completion-handler task holds the whole body in memory before
 /// anyone sees it, so an endless body grows until memory runs out. One watcher serves every
 /// request (registering is a lock and a dictionary entry); its timer runs only while requests
-/// are in flight.
+/// are in flight, and a second after.
 final class TransferWatch: Sendable {
     /// Why the watch stopped a task.
     enum Stop: Sendable {
@@ -28,18 +28,23 @@ final class TransferWatch: Sendable {
     }
 
     private struct Entry {
-        let task: URLSessionTask
+        /// Cancels the watched work.
+        let cancel: @Sendable () -> Void
+        /// The bytes received so far, where the work can tell (Apple's URLSession tasks).
+        let received: (@Sendable () -> Int64)?
         let deadline: UInt64
         let limits: Limits
         let stop: @Sendable (Stop) -> Void
     }
 
-    // @unchecked Sendable: URLSessionTask (not Sendable on every platform) and the dispatch
-    // timer are thread-safe objects, only touched under `state`'s lock or on the watch's queue.
+    // @unchecked Sendable: the dispatch timer is a thread-safe object, only touched under
+    // `state`'s lock.
     private struct State: @unchecked Sendable {
         var entries: [UInt64: Entry] = [:]
         var nextID: UInt64 = 0
         var timer: DispatchSourceTimer?
+        /// Checks in a row that found nothing to watch.
+        var idleChecks = 0
     }
 
     static let shared = TransferWatch()
@@ -50,10 +55,22 @@ final class TransferWatch: Sendable {
 
     /// Watches `task` until `end(_:)`; `stop` is called once, before the task is cancelled.
     func watch(_ task: URLSessionTask, limits: Limits, stop: @escaping @Sendable (Stop) -> Void) -> UInt64 {
+        let task = UncheckedTask(task: task)
+        return watch(
+            limits: limits, cancel: { task.task.cancel() }, received: { Self.bytes(of: task.task) }, stop: stop)
+    }
+
+    /// Watches any work until `end(_:)`, by its deadline only: `stop`, then `cancel`, once it
+    /// passes it.
+    func watch(
+        limits: Limits, cancel: @escaping @Sendable () -> Void, received: (@Sendable () -> Int64)? = nil,
+        stop: @escaping @Sendable (Stop) -> Void
+    ) -> UInt64 {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limits.deadline) * 1_000_000_000)
+        let entry = Entry(cancel: cancel, received: received, deadline: deadline, limits: limits, stop: stop)
         return state.withLock { state in
             state.nextID += 1
-            state.entries[state.nextID] = Entry(task: task, deadline: deadline, limits: limits, stop: stop)
+            state.entries[state.nextID] = entry
             if state.timer == nil {
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval)
@@ -65,15 +82,10 @@ final class TransferWatch: Sendable {
         }
     }
 
-    /// Stops watching a task that ended.
+    /// Stops watching a task that ended. (The timer runs on for a second after the last one, so
+    /// that back-to-back requests do not each make a timer.)
     func end(_ id: UInt64) {
-        let idle = state.withLock { state -> DispatchSourceTimer? in
-            state.entries[id] = nil
-            guard state.entries.isEmpty, let timer = state.timer else { return nil }
-            state.timer = nil
-            return timer
-        }
-        idle?.cancel()
+        state.withLock { _ = $0.entries.removeValue(forKey: id) }
     }
 
     /// The bytes a task received or announced. Apple's URLSession counts them as they arrive;
@@ -90,10 +102,25 @@ final class TransferWatch: Sendable {
 
     private func check() {
         let now = DispatchTime.now().uptimeNanoseconds
+        let idle = state.withLock { state -> DispatchSourceTimer? in
+            guard state.entries.isEmpty else {
+                state.idleChecks = 0
+                return nil
+            }
+            state.idleChecks += 1
+            guard state.idleChecks >= 10, let timer = state.timer else { return nil }
+            state.timer = nil
+            state.idleChecks = 0
+            return timer
+        }
+        if let idle {
+            idle.cancel()
+            return
+        }
         let passed = state.withLock { state -> [(Entry, Stop)] in
             var passed: [(Entry, Stop)] = []
             for (id, entry) in state.entries {
-                if Self.bytes(of: entry.task) > entry.limits.maximumBytes {
+                if (entry.received?() ?? 0) > entry.limits.maximumBytes {
                     passed.append((entry, .tooLarge(entry.limits.maximumBytes)))
                 } else if now >= entry.deadline {
                     passed.append((entry, .deadline(entry.limits.deadline)))
@@ -106,8 +133,14 @@ final class TransferWatch: Sendable {
         }
         for (entry, stop) in passed {
             entry.stop(stop)
-            entry.task.cancel()
+            entry.cancel()
         }
+    }
+
+    /// A URLSession task, which is thread-safe but not declared `Sendable` on every platform.
+    // @unchecked Sendable: URLSessionTask's methods and properties are safe from any thread.
+    private struct UncheckedTask: @unchecked Sendable {
+        let task: URLSessionTask
     }
 }
 

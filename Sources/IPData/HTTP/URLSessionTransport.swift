@@ -62,18 +62,25 @@ final class URLSessionTransport: IPDataTransport {
     func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         var request = request
         if request.httpBody != nil { Platform.prepareBodyRequest(&request) }
+        // The API's answers are not to be cached: the URL carries the key, and threat data changes.
+        // (A session of the client's own has no cache at all; `URLSession.shared` has one.)
+        request.cachePolicy = .reloadIgnoringLocalCacheData
         let delegate = RequestDelegate()
         let owned = ownedSessionDelegate
         defer { owned?.forget(delegate) }
         let attach: @Sendable (URLSessionDataTask) -> Void = { task in
+            if let owned {
+                // The session's own delegate passes the request's redirects and challenges on
+                // (cheaper than a task delegate, and there on every toolchain).
+                owned.route(task, to: delegate)
+                return
+            }
             #if canImport(Darwin) || compiler(>=6.0)
-            // A task delegate answers before the session's, for every session.
+            // A task delegate answers before the session's, for any session.
             task.delegate = delegate
-            #else
+            #endif
             // swift-corelibs-foundation before Swift 6 has no task delegates: only a session the
             // client owns can pass its requests' redirects and challenges on.
-            owned?.route(task, to: delegate)
-            #endif
         }
         do {
             if let owned {
