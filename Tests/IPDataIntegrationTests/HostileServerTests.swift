@@ -14,15 +14,6 @@ final class HostileServerTests: LocalServerTestCase {
         URL(string: server.url("NORMAL").absoluteString + "/hostile/\(kind)")!
     }
 
-    private func failure(_ operation: () async throws -> some Any) async -> IPDataError? {
-        do {
-            _ = try await operation()
-            return nil
-        } catch {
-            return error as? IPDataError
-        }
-    }
-
     /// The most memory this process has held, in bytes (Linux), or nil.
     private var peakMemory: Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

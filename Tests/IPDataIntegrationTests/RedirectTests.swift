@@ -31,15 +31,6 @@ final class RedirectTests: LocalServerTestCase {
         }
     }
 
-    private func failure(_ operation: () async throws -> some Any) async -> IPDataError? {
-        do {
-            _ = try await operation()
-            return nil
-        } catch {
-            return error as? IPDataError
-        }
-    }
-
     /// What reached the second origin since `mark`.
     private func collected(since mark: LocalAPIServer.Mark, atLeast count: Int = 0) async throws
         -> [LocalAPIServer.BackendEntry]

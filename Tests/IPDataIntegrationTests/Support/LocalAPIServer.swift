@@ -217,6 +217,16 @@ class LocalServerTestCase: XCTestCase {
         }
     }
 
+    /// The `IPDataError` that `operation` throws, or nil when it returns (or throws another error).
+    func failure(_ operation: () async throws -> some Any) async -> IPDataError? {
+        do {
+            _ = try await operation()
+            return nil
+        } catch {
+            return error as? IPDataError
+        }
+    }
+
     /// Seconds since `start`.
     func elapsed(since start: Date) -> TimeInterval {
         Date().timeIntervalSince(start)
