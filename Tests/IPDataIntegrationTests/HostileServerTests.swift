@@ -8,10 +8,12 @@ import FoundationNetworking
 #endif
 
 /// Servers that misbehave on purpose (the backend's `/hostile/KIND/` answers) cannot exhaust the
-/// client: not its memory, not its time.
+/// client: not its memory, not its time. They are asked directly, over plain HTTP/1.1 on
+/// loopback (which the client allows), so that what they do to connections stays out of nginx's
+/// pool, which the other tests share.
 final class HostileServerTests: LocalServerTestCase {
     private func base(_ kind: String) -> URL {
-        URL(string: server.url("NORMAL").absoluteString + "/hostile/\(kind)")!
+        URL(string: server.url("BACKEND").absoluteString + "/hostile/\(kind)")!
     }
 
     /// The most memory this process has held, in bytes (Linux), or nil.
