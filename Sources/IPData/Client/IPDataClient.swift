@@ -16,9 +16,9 @@ public final class IPDataClient: Sendable {
     /// The EU endpoint, `https://eu-api.ipdata.co`: requests are served only from EU data centres.
     public static let euBaseURL = URL(string: "https://eu-api.ipdata.co")!
 
-    /// The version of this SDK, for example `1.0.2`: the version of the README's installation
+    /// The version of this SDK, for example `1.1.0`: the version of the README's installation
     /// snippet (a test checks that they match). Every request sends it in its `User-Agent`.
-    public static let sdkVersion = "1.0.2"
+    public static let sdkVersion = "1.1.0"
 
     /// The `User-Agent` of every request, `ipdata-swift/<version>`.
     static let userAgent = "ipdata-swift/\(sdkVersion)"
