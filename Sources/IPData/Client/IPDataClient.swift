@@ -77,13 +77,7 @@ public final class IPDataClient: Sendable {
     static func cleartextRefusal(_ baseURL: URL) -> IPDataError? {
         guard baseURL.scheme?.lowercased() == "http" else { return nil }
         let host = (baseURL.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        let isLoopback: Bool
-        switch IPAddress(host) {
-        case .v4(let bits)?: isLoopback = bits >> 24 == 127
-        case .v6(let groups)?: isLoopback = groups.high == 0 && groups.low == 1
-        case nil: isLoopback = host == "localhost"
-        }
-        guard !isLoopback else { return nil }
+        guard !(IPAddress(host)?.isLoopback ?? (host == "localhost")) else { return nil }
         let message =
             "The base URL \(Origin(baseURL)?.text ?? "http://…") is not https: the API key would travel in clear text. "
             + "Use https, or set allowsInsecureHTTP in IPDataClient.Configuration for a server you trust."
@@ -279,7 +273,6 @@ public final class IPDataClient: Sendable {
         var resentOverDeadConnection = false
         while true {
             attempt += 1
-            let outcome: RetryPolicy.Outcome
             do {
                 let (body, response) = try await sendWithinTheLimit(request)
                 // Compared as URLs first: parsing two origins costs more than the rest of the check.
@@ -295,11 +288,10 @@ public final class IPDataClient: Sendable {
                 let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
                     RetryAfter.seconds($0, now: Date())
                 }
-                outcome = .answered(status: http.statusCode, retryAfter: retryAfter)
                 guard
                     let wait = retryPolicy.delay(
-                        after: outcome, attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
-                        random: clock.random)
+                        after: .answered(status: http.statusCode, retryAfter: retryAfter), attempt: attempt,
+                        elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
                 else { return try APIResponse.successBody(body, response, redaction: redaction) }
                 try await pause(wait)
             } catch let error as URLError {

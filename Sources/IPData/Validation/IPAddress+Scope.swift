@@ -28,4 +28,12 @@ extension IPAddress {
             return .public
         }
     }
+
+    /// Whether the address is this machine: `127.0.0.0/8` or `::1`.
+    package var isLoopback: Bool {
+        switch self {
+        case .v4(let bits): return bits >> 24 == 127
+        case .v6(let groups): return groups.high == 0 && groups.low == 1
+        }
+    }
 }
