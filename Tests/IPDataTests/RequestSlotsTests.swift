@@ -100,4 +100,47 @@ final class RequestSlotsTests: XCTestCase {
         transport.releaseAll()
         _ = try await next.value
     }
+
+    /// A request never waits inside URLSession, whose queue for a connection is not first-come on
+    /// Linux: a session the client owns opens as many connections a host as the client has
+    /// requests in flight, and over a session of the caller's the client has no more in flight
+    /// than that session opens connections.
+    func testTheLimitNeverExceedsTheConnectionsASessionOpens() throws {
+        let narrow = URLSessionConfiguration.ephemeral
+        narrow.httpMaximumConnectionsPerHost = 3
+        let session = URLSession(configuration: narrow)
+        defer { session.finishTasksAndInvalidate() }
+
+        let overTheirSession = IPDataClient(
+            apiKey: "k", configuration: .init(connection: .session(session), maximumConcurrentRequests: 16))
+        XCTAssertEqual(overTheirSession.slots.limit, 3)
+        let fewerThanItOpens = IPDataClient(
+            apiKey: "k", configuration: .init(connection: .session(session), maximumConcurrentRequests: 2))
+        XCTAssertEqual(fewerThanItOpens.slots.limit, 2)
+
+        let shared = IPDataClient(apiKey: "k")
+        XCTAssertEqual(
+            shared.slots.limit, min(16, URLSession.shared.configuration.httpMaximumConnectionsPerHost))
+
+        let owned = IPDataClient(
+            apiKey: "k", configuration: .init(connection: .owned(narrow), maximumConcurrentRequests: 16))
+        XCTAssertEqual(owned.slots.limit, 16)
+        let ownedSession = try XCTUnwrap(owned.transport as? URLSessionTransport).session
+        XCTAssertEqual(ownedSession.configuration.httpMaximumConnectionsPerHost, 16)
+        XCTAssertEqual(narrow.httpMaximumConnectionsPerHost, 3, "the caller's configuration is left as it was")
+
+        let wide = URLSessionConfiguration.ephemeral
+        wide.httpMaximumConnectionsPerHost = 40
+        let ownedWide = IPDataClient(
+            apiKey: "k", configuration: .init(connection: .owned(wide), maximumConcurrentRequests: 16))
+        XCTAssertEqual(ownedWide.slots.limit, 16)
+        XCTAssertEqual(
+            try XCTUnwrap(ownedWide.transport as? URLSessionTransport).session.configuration
+                .httpMaximumConnectionsPerHost, 40, "a higher limit is kept")
+
+        let custom = IPDataClient(
+            apiKey: "k",
+            configuration: .init(connection: .transport(HoldingTransport()), maximumConcurrentRequests: 16))
+        XCTAssertEqual(custom.slots.limit, 16, "a transport of your own carries what it is given")
+    }
 }

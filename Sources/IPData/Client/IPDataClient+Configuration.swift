@@ -31,8 +31,13 @@ extension IPDataClient {
         /// `http://localhost`, `http://127.0.0.1` and `http://[::1]` are always allowed (tests).
         public var allowsInsecureHTTP: Bool
         /// The most requests the client has in flight at once; more wait in the client, in the
-        /// order they came, before their timeout starts. 16 by default: enough for HTTP/2, and
-        /// over HTTP/1.1 (six connections a host) no request times out waiting for a connection.
+        /// order they came, before their timeout starts. 16 by default.
+        ///
+        /// A request must never wait inside URLSession, where its timeout runs while it waits for
+        /// a connection (over HTTP/1.1 a session opens `httpMaximumConnectionsPerHost` a host: 6
+        /// by default, 4 on iOS). So a session the client owns gets at least this many
+        /// connections a host, while over `URLSession.shared` or a session of yours the client has
+        /// at most that session's `httpMaximumConnectionsPerHost` in flight.
         public var maximumConcurrentRequests: Int
         /// The most seconds one request may take, from the moment it is sent to the last byte of
         /// its answer; past it the request fails with `networkError(URLError(.timedOut))`.
@@ -104,12 +109,24 @@ extension IPDataClient {
             Connection(box: Box(kind: .transport(transport)))
         }
 
-        /// The transport this connection stands for, made new for an owned session.
-        func makeTransport(limits: URLSessionTransport.Limits) -> any IPDataTransport {
+        /// The transport this connection stands for, made new for an owned session, and the
+        /// most requests to have in flight on it: `maximumConcurrentRequests`, or fewer when a
+        /// session that is not the client's own opens fewer connections a host (see
+        /// `URLSessionTransport.concurrentRequests`).
+        func makeTransport(
+            limits: URLSessionTransport.Limits, maximumConcurrentRequests: Int
+        ) -> (transport: any IPDataTransport, concurrentRequests: Int) {
+            let wanted = max(1, maximumConcurrentRequests)
             switch box.kind {
-            case .session(let session): return URLSessionTransport(session: session, limits: limits)
-            case .owned(let configuration): return URLSessionTransport(configuration: configuration, limits: limits)
-            case .transport(let transport): return transport
+            case .session(let session):
+                let transport = URLSessionTransport(session: session, limits: limits)
+                return (transport, min(wanted, transport.concurrentRequests))
+            case .owned(let configuration):
+                let transport = URLSessionTransport(
+                    configuration: configuration, limits: limits, concurrentRequests: wanted)
+                return (transport, min(wanted, transport.concurrentRequests))
+            case .transport(let transport):
+                return (transport, wanted)
             }
         }
     }

@@ -34,7 +34,8 @@ public final class IPDataClient: Sendable {
     public let retryPolicy: RetryPolicy
     /// Why the base URL may not carry the key, if it may not (see `Configuration.allowsInsecureHTTP`).
     let insecureBaseURL: IPDataError?
-    /// The requests in flight, at most `Configuration.maximumConcurrentRequests`.
+    /// The requests in flight, at most `Configuration.maximumConcurrentRequests` (fewer over a
+    /// session that opens fewer connections a host).
     let slots: RequestSlots
     /// The deadline and the largest answer, for a transport that is not URLSession's (whose
     /// transport enforces its own as the answer arrives).
@@ -55,7 +56,9 @@ public final class IPDataClient: Sendable {
         self.baseURL = configuration.baseURL
         let limits = URLSessionTransport.Limits(
             deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
-        self.transport = configuration.connection.makeTransport(limits: limits)
+        let (transport, concurrentRequests) = configuration.connection.makeTransport(
+            limits: limits, maximumConcurrentRequests: configuration.maximumConcurrentRequests)
+        self.transport = transport
         self.limits = TransferWatch.Limits(
             deadline: configuration.deadline ?? 60, maximumBytes: Int64(configuration.maximumResponseSize))
         self.redaction = KeyRedaction(apiKey: apiKey)
@@ -63,7 +66,7 @@ public final class IPDataClient: Sendable {
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
-        self.slots = RequestSlots(limit: configuration.maximumConcurrentRequests)
+        self.slots = RequestSlots(limit: concurrentRequests)
     }
 
     /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain

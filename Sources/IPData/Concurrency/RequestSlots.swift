@@ -1,9 +1,11 @@
 /// A bounded number of requests in flight, and a first-come queue for the others.
 ///
 /// A request waits here, in the client, rather than inside URLSession: libcurl opens at most six
-/// HTTP/1.1 connections per host and queues the rest, and a request's timeout runs while it
-/// waits there, so a thousand concurrent lookups over HTTP/1.1 would time out unanswered. A
-/// waiting call whose task is cancelled leaves the queue at once.
+/// HTTP/1.1 connections per host and queues the rest, a request's timeout runs while it waits
+/// there, and that queue is not first-come, so a thousand concurrent lookups over HTTP/1.1 would
+/// time out unanswered. The limit is never more than the connections the session opens a host
+/// (see `URLSessionTransport.concurrentRequests`). A waiting call whose task is cancelled leaves
+/// the queue at once.
 final class RequestSlots: Sendable {
     private struct Waiter {
         let id: UInt64

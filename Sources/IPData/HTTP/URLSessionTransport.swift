@@ -26,20 +26,31 @@ final class URLSessionTransport: IPDataTransport {
     /// The most a request may take, and the most bytes its answer may have.
     let limits: TransferWatch.Limits
 
+    /// How many requests the session carries at once without queueing one inside URLSession:
+    /// its `httpMaximumConnectionsPerHost`. A request queued there waits for a connection with
+    /// its timeout running, and libcurl's queue is not first-come: under a steady load a queued
+    /// request can be overtaken until it times out, never sent. So a client never has more in
+    /// flight than this.
+    let concurrentRequests: Int
+
     /// A transport over `session` (`URLSession.shared`, or the caller's), which it never invalidates.
     init(session: URLSession, limits: Limits) {
         self.session = session
         self.ownedSessionDelegate = nil
         self.limits = limits.resolved(for: session.configuration)
+        self.concurrentRequests = max(1, session.configuration.httpMaximumConnectionsPerHost)
     }
 
-    /// A transport over a session of its own, made once from a copy of `configuration`.
-    init(configuration: URLSessionConfiguration, limits: Limits) {
+    /// A transport over a session of its own, made once from a copy of `configuration` whose
+    /// connection limit is raised to `concurrentRequests` if it is lower.
+    init(configuration: URLSessionConfiguration, limits: Limits, concurrentRequests: Int) {
         let delegate = OwnedSessionDelegate()
-        self.session = URLSession(
-            configuration: Platform.ownedSessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
+        let owned = Platform.ownedSessionConfiguration(configuration)
+        owned.httpMaximumConnectionsPerHost = max(owned.httpMaximumConnectionsPerHost, concurrentRequests)
+        self.session = URLSession(configuration: owned, delegate: delegate, delegateQueue: nil)
         self.ownedSessionDelegate = delegate
         self.limits = limits.resolved(for: configuration)
+        self.concurrentRequests = max(1, owned.httpMaximumConnectionsPerHost)
     }
 
     /// The limits a client asks for: a deadline (nil: twice the session's request timeout) and
