@@ -289,6 +289,26 @@ class Handler(BaseHTTPRequestHandler):
         self._send(int(status), json.dumps({"message": "flaky: %s" % status}), extra=extra)
         return None
 
+    # --- a quota that runs out mid-run (path prefix /quota-after/COUNT/TOKEN/) ---------------
+
+    quota_counts = {}
+    quota_lock = threading.Lock()
+
+    def _quota_after(self, path, rec):
+        """The first COUNT requests with TOKEN are answered for the rest of the path; later ones
+        get the API's 403 for an exhausted daily quota. Returns that rest, or None when this
+        request was refused."""
+        segs = path.split("/")
+        count, token = int(segs[2]), segs[3]
+        with self.quota_lock:
+            seen = self.quota_counts.get(token, 0) + 1
+            self.quota_counts[token] = seen
+        rec["quota"] = "%s/%s" % (seen, count)
+        if seen > count:
+            self._error(403, MSG_DAILY_QUOTA)
+            return None
+        return "/" + "/".join(segs[4:])
+
     # --- servers that misbehave on purpose (path prefix /hostile/KIND/) ------------------------
 
     HOSTILE_SECONDS = 30.0  # no hostile answer lasts longer, whatever the client does
@@ -444,6 +464,10 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if path.startswith("/flaky/"):
                 path = self._flaky(path, rec)
+                if path is None:
+                    return
+            if path.startswith("/quota-after/"):
+                path = self._quota_after(path, rec)
                 if path is None:
                     return
             self._route(path, query, body, rec)

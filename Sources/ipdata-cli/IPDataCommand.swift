@@ -7,14 +7,46 @@ import Glibc
 import Darwin
 #endif
 
-/// How `ipdata` exits.
+/// How `ipdata` exits: by the class of what went wrong, so that scripts can tell a bad key from an
+/// exhausted quota from a network failure.
 enum ExitStatus: Int32 {
     /// Every lookup succeeded (or help, the version, `init`).
     case success = 0
-    /// A lookup failed: the API refused it, or the network did (for `bulk`: any record with an error).
+    /// Some addresses failed (the API rejected them, or they are no addresses); the others were
+    /// written.
     case lookupFailed = 1
     /// The command line or the configuration is wrong, for example no API key.
     case usage = 2
+    /// The API refused the key (401).
+    case keyRefused = 3
+    /// The quota is exhausted, or the plan does not allow the call (403).
+    case quotaExhausted = 4
+    /// The API could not be reached, or did not answer, for at least one lookup.
+    case networkFailed = 5
+    /// Ctrl-C (SIGINT) or SIGTERM ended the run: 128 plus the signal's number, as shells do.
+    case interrupted = 130
+    case terminated = 143
+
+    /// The status of a run that saw both `self` and `other`: the graver of the two.
+    func combined(with other: ExitStatus) -> ExitStatus {
+        other.gravity > gravity ? other : self
+    }
+
+    private var gravity: Int {
+        switch self {
+        case .success: return 0
+        case .lookupFailed: return 1
+        case .networkFailed: return 2
+        case .usage, .keyRefused, .quotaExhausted, .interrupted, .terminated: return 3
+        }
+    }
+
+    /// The exit statuses as `--help` and the README list them.
+    static let helpText = """
+        Exit status: 0 every lookup succeeded; 1 some addresses failed, the others were written;
+        2 usage or configuration error; 3 the API key was refused; 4 the quota is exhausted or the
+        plan does not allow the call; 5 network failure; 130 interrupted.
+        """
 }
 
 /// A failure that ends a command with `status`, printed as one line on standard error.
@@ -37,11 +69,17 @@ enum IPDataCommand {
         let environment = ProcessInfo.processInfo.environment
         let invocation = read(arguments)
         let console = Console(parsed: invocation.parsed, environment: environment)
-        let status = await run(invocation, environment: environment, console: console)
+        let signals = Interruption.install()
+        var status = await run(invocation, environment: environment, console: console)
+        // The output file replaces the old one only when the command got through its input.
+        if let problem = OutputSink.current?.finish() {
+            console.error(problem)
+            if status == .success || status == .lookupFailed { status = .lookupFailed }
+        }
         // `_exit`, not `exit`: on Linux, `exit` runs OpenSSL's clean-up while URLSession's threads
         // may still be closing connections, which crashes now and then (about 1 run in 100).
         // Everything was written unbuffered, through FileHandle, so nothing is lost.
-        _exit(status.rawValue)
+        withExtendedLifetime(signals) { _exit(status.rawValue) }
     }
 
     /// The commands, by the word that selects them; no word is a lookup.
@@ -132,7 +170,7 @@ enum IPDataCommand {
             return error.status
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
-            return .lookupFailed
+            return error.exitStatus
         } catch {
             console.error(error.localizedDescription)
             return .lookupFailed

@@ -87,13 +87,14 @@ final class Progress {
         }
     }
 
-    /// Removes the bar and prints the summary line.
-    func printSummary() {
+    /// Removes the bar and prints the summary line; `notAttempted` says what a stopped run left
+    /// alone (`6000 not attempted`).
+    func printSummary(notAttempted: String? = nil) {
         reportSwitchIfNeeded()
         console.clearStatus()
         console.note(
             Self.summaryText(
-                records: records, failures: failures, requests: events.requestsSent,
+                records: records, failures: failures, notAttempted: notAttempted, requests: events.requestsSent,
                 elapsed: ProcessInfo.processInfo.systemUptime - start))
     }
 
@@ -110,9 +111,13 @@ final class Progress {
         return "[\(bar)] \(padded)%  \(records)/\(total) records  \(counts)"
     }
 
-    /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`.
-    static func summaryText(records: Int, failures: Int, requests: Int, elapsed: TimeInterval) -> String {
-        "\(plural(records, "record")), \(failures) failed, \(plural(requests, "request")) sent, \(seconds(elapsed)) elapsed"
+    /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`, with
+    /// `6000 not attempted` before the requests when the run stopped.
+    static func summaryText(
+        records: Int, failures: Int, notAttempted: String? = nil, requests: Int, elapsed: TimeInterval
+    ) -> String {
+        "\(plural(records, "record")), \(failures) failed, " + (notAttempted.map { $0 + ", " } ?? "")
+            + "\(plural(requests, "request")) sent, \(seconds(elapsed)) elapsed"
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

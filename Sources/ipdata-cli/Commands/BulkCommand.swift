@@ -38,9 +38,13 @@ enum BulkCommand {
             """,
         options: options,
         footer: """
-            Output is JSON lines unless --format says otherwise. Standard error shows a progress
-            bar when it is a terminal, and a summary at the end. Exit status: 0 when every address
-            succeeded, 1 when any failed, 2 for a usage or configuration error.
+            Output is JSON lines unless --format says otherwise. Every input line other than blank
+            lines and comments gets a record, in input order. Standard error shows a progress bar
+            when it is a terminal, and a summary at the end. With --output, the file is replaced
+            only when the run completes; a run that stops (a refused key, an exhausted quota,
+            Ctrl-C) leaves it as it was and says where the partial output is, and where to start
+            again. An interrupted json array is closed, so it still parses.
+            \(ExitStatus.helpText)
             """)
 
     static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
@@ -52,12 +56,16 @@ enum BulkCommand {
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
         let client = try common.makeClient(environment: environment, console: console)
-        let writer = try common.makeWriter(kind: .address, shape: .list)
+        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
 
-        let addresses = AddressReader(inputs: inputs, column: column)
+        let csv = parsed.has(columnOption.name)
+        let ledger = InputLedger()
+        let addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         let showsBar = Progress.shouldShowBar(noProgress: parsed.has(noProgressOption.name))
         // The bar shows a percentage when the total can be counted first: regular files only.
-        let total = showsBar && inputs.allSatisfy(isRegularFile) ? try await count(addresses) : nil
+        let total =
+            showsBar && inputs.allSatisfy(isRegularFile)
+            ? try await count(AddressReader(inputs: inputs, column: column, csv: csv)) : nil
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading addresses from standard input, one per line; end with Ctrl-D")
         }
@@ -67,17 +75,18 @@ enum BulkCommand {
             addresses, fields: common.selection?.topLevelNames,
             options: LookupStreamOptions(
                 concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) }))
-        let lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
-        let status: ExitStatus
+        var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
+        lookup.ledger = ledger
+        lookup.inputs = inputs
+        lookup.printsSummary = true
+        if case .name = column { lookup.inputsHaveHeaders = true }
         do {
-            status = try await lookup.run(stream)
+            return try await lookup.run(stream)
         } catch let error as CommandError {
             console.error(error.message)
             progress.printSummary()
             return error.status
         }
-        progress.printSummary()
-        return status
     }
 
     /// Reads `--concurrency`: a whole number from 1 to 100.

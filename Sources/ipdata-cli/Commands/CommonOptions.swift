@@ -97,15 +97,18 @@ struct CommonOptions {
                 baseURL: baseURL, connection: .owned(configuration), retryPolicy: .recommended))
     }
 
-    /// Opens the output and returns a writer for `kind` records of `shape`.
-    func makeWriter(kind: RecordKind, shape: RecordShape) throws -> RecordWriter {
+    /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the
+    /// files the run reads (see `openOutput(inputs:)`).
+    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
         let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
-        return makeRecordWriter(format: format, shape: shape, columns: columns, sink: try openOutput())
+        return makeRecordWriter(format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs))
     }
 
-    /// The file of `--output`, created or emptied, or standard output.
-    func openOutput() throws -> OutputSink {
-        try outputPath.map(OutputSink.file(atPath:)) ?? .standardOutput
+    /// The output: standard output, or for `--output` a temporary file that replaces the file
+    /// once the run completes (see `OutputSink`). Refuses a file that is one of `inputs`.
+    func openOutput(inputs: [String] = []) throws -> OutputSink {
+        guard let outputPath else { return .standardOutput() }
+        return try OutputSink.file(atPath: outputPath, inputs: inputs)
     }
 }

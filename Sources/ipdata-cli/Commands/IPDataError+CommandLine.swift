@@ -28,4 +28,14 @@ extension IPDataError {
         default: return false
         }
     }
+
+    /// The exit status of a run that this error ended, or of a lookup it failed.
+    var exitStatus: ExitStatus {
+        switch self {
+        case .unauthorized: return .keyRefused
+        case .forbidden: return .quotaExhausted
+        case .networkError: return .networkFailed
+        default: return .lookupFailed
+        }
+    }
 }

@@ -29,8 +29,7 @@ enum LookupCommand {
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
             (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata bulk --help` and
             `ipdata init --help` for those commands.
-            Exit status: 0 when every lookup succeeded, 1 when one failed, 2 for a usage or
-            configuration error.
+            \(ExitStatus.helpText)
             """)
 
     /// What the positional arguments ask for.
@@ -87,9 +86,10 @@ enum LookupCommand {
                 ips, fields: common.selection?.topLevelNames,
                 options: LookupStreamOptions(onEvent: { events.record($0) }))
             let writer = try common.makeWriter(kind: .address, shape: .list)
-            return try await StreamingLookup(
-                selection: common.selection, writer: writer, progress: progress, console: console
-            ).run(stream)
+            var lookup = StreamingLookup(
+                selection: common.selection, writer: writer, progress: progress, console: console)
+            lookup.total = ips.count
+            return try await lookup.run(stream)
         default:
             return try await lookUpOne(target, client: client, common: common, console: console)
         }
@@ -112,7 +112,7 @@ enum LookupCommand {
             }
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
-            return .lookupFailed
+            return error.exitStatus
         }
         if case .asn = target {
             try write(record, kind: .asn, common: common)
@@ -126,6 +126,7 @@ enum LookupCommand {
         let writer = try common.makeWriter(kind: kind, shape: .single)
         try writer.write(record)
         try writer.finish()
+        OutputSink.current?.markComplete()
     }
 
     /// `--field`: one field of each result, on a line of its own.
@@ -146,7 +147,7 @@ enum LookupCommand {
             }
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
-            return .lookupFailed
+            return error.exitStatus
         }
     }
 
@@ -174,10 +175,11 @@ enum LookupCommand {
                 try sink.write(text.hasSuffix("\n") ? text : text + "\n")
             } catch let error as IPDataError {
                 console.error(label + error.commandLineMessage)
-                status = .lookupFailed
-                if error.stopsTheRun { break }
+                status = status.combined(with: error.exitStatus)
+                if error.stopsTheRun { return status }
             }
         }
+        sink.markComplete()
         return status
     }
 
@@ -190,6 +192,7 @@ enum LookupCommand {
             return .lookupFailed
         }
         try sink.write(value.fieldText + "\n")
+        sink.markComplete()
         return .success
     }
 }

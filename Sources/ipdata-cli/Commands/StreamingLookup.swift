@@ -3,43 +3,110 @@ import IPData
 /// Writes the results of a lookup stream (`client.lookupStream`) as records, in input order, as
 /// they arrive: shared by `ipdata IP IP…` and `ipdata bulk`.
 ///
-/// An address that fails on its own (the API rejects it, or it is no address) becomes a record
-/// with `ip` and `error`, and the run goes on. A failure that every later lookup would share (a
-/// refused key, an exhausted quota) ends the run with one line on standard error.
+/// Every address gets a record. One that fails on its own (the API rejects it, or it is no
+/// address) becomes a record with `ip` and `error`, and the run goes on. A failure that every
+/// later lookup would share (a refused key, an exhausted quota) stops the run: no more input is
+/// read, but the answers of the requests already in flight are still written, and standard error
+/// says where to start again.
 struct StreamingLookup {
     let selection: FieldSelection?
     let writer: RecordWriter
     let progress: Progress
     let console: Console
+    /// Where each address came from (`ipdata bulk`), for error records and the restart line.
+    var ledger: InputLedger?
+    /// How many addresses there are, when known without a ledger (`ipdata IP IP…`).
+    var total: Int?
+    /// The inputs `ipdata bulk` reads, for the restart line.
+    var inputs: [String] = []
+    /// Whether each input starts with a header row that a restart must keep (`--column NAME`).
+    var inputsHaveHeaders = false
 
-    /// Writes every result; returns `.lookupFailed` when any address failed, else `.success`.
-    /// Throws what the input throws (a file that cannot be read, say).
+    /// Whether to print the summary line at the end (`ipdata bulk`).
+    var printsSummary = false
+
+    /// Writes every result and returns the run's exit status: the gravest of its failures'
+    /// (see `ExitStatus`). Throws what the input throws (a file that cannot be read, say).
+    ///
+    /// The addresses a stop refused get no record each (a refused key would otherwise fill the
+    /// output with the same error): the summary counts them, with those never read, and a line
+    /// says where to start again.
     func run(_ stream: IPLookupStream) async throws -> ExitStatus {
+        var status = ExitStatus.success
+        var stop: (error: IPDataError, origin: InputLedger.Origin?)?
+        var refused = 0
         var results = stream.makeAsyncIterator()
         do {
             while let item = try await results.next() {
+                let origin = ledger?.takeFirst()
                 switch item.result {
                 case .success(let response):
                     try writer.write(try Record(encoding: response, selection: selection))
                     progress.recordWritten(failed: false)
                 case .failure(let error) where error.stopsTheRun:
-                    // Leaving the loop drops the stream, which cancels its requests in flight.
+                    refused += 1
+                    guard stop == nil else { continue }
+                    stop = (error, origin)
                     progress.reportSwitchIfNeeded()
                     console.error(error.commandLineMessage)
-                    try writer.finish()
-                    return .lookupFailed
+                    // No more input is read; the answers of requests in flight are still written.
+                    // Without a ledger the input cannot be held back: leaving the loop drops the
+                    // stream, which cancels its requests in flight.
+                    guard let ledger else { break }
+                    ledger.stop()
                 case .failure(let error):
+                    let message = origin?.problem ?? error.commandLineMessage
                     try writer.write([
-                        "ip": .string(item.ip), Columns.error: .string(console.oneLine(error.commandLineMessage)),
+                        "ip": .string(item.ip), Columns.error: .string(console.oneLine(message)),
                     ])
                     progress.recordWritten(failed: true)
+                    status = status.combined(with: origin?.problem == nil ? error.exitStatus : .lookupFailed)
                 }
+                if stop != nil, ledger == nil { break }
             }
         } catch {
             try? writer.finish()
             throw error
         }
         try writer.finish()
-        return progress.failures > 0 ? .lookupFailed : .success
+        guard let stop else {
+            OutputSink.current?.markComplete()
+            if printsSummary { progress.printSummary() }
+            return status
+        }
+        if printsSummary { progress.printSummary(notAttempted: "\(refused) refused, " + notAttempted()) }
+        if let origin = stop.origin { console.note(restartLine(from: origin)) }
+        return status.combined(with: stop.error.exitStatus)
+    }
+
+    /// The summary's count of addresses never looked up after a stop.
+    private func notAttempted() -> String {
+        guard let ledger else { return "\(max(0, (total ?? progress.records) - progress.records)) not attempted" }
+        switch ledger.unread {
+        case .counted(let count): return "\(count + ledger.readButNotTaken) not attempted"
+        // The input had ended before the stop: nothing was left unread.
+        case .unknown: return "\(ledger.readButNotTaken) not attempted"
+        case .uncounted: return "the rest of standard input not read"
+        }
+    }
+
+    /// Where to start again: the line of the first address the stop refused.
+    private func restartLine(from origin: InputLedger.Origin) -> String {
+        let line = "line \(origin.line) of \(origin.input)"
+        guard origin.input != "standard input" else {
+            return "stopped at \(line): to go on, run again with the input from that line on"
+        }
+        let path = Self.quoted(origin.input)
+        let rest =
+            inputsHaveHeaders
+            ? "(head -n 1 \(path); tail -n +\(origin.line) \(path))" : "tail -n +\(origin.line) \(path)"
+        let arguments = (["-"] + inputs.dropFirst(origin.inputIndex + 1).map(Self.quoted)).joined(separator: " ")
+        return "stopped at \(line): to go on from there, run `\(rest) | ipdata bulk [options] \(arguments)`"
+    }
+
+    /// A path as a shell reads it: in single quotes unless it is plain.
+    private static func quoted(_ path: String) -> String {
+        guard path.contains(where: { !($0.isLetter || $0.isNumber || "/._-+,:@".contains($0)) }) else { return path }
+        return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

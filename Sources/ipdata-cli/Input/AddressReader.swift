@@ -1,4 +1,11 @@
 import Foundation
+import IPData
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Which CSV column holds the addresses: `--column NAME|N`.
 enum ColumnSelection: Equatable, Sendable {
@@ -24,56 +31,101 @@ enum ColumnSelection: Equatable, Sendable {
 }
 
 /// The addresses of `ipdata bulk`, read line by line from files and standard input (`-`), in
-/// order, without ever holding more than one line of input.
+/// order, without ever holding more than one line of input (a few for a CSV field that spans
+/// lines).
 ///
-/// Blank lines and lines starting with `#` are skipped. Every other line is a CSV record (a plain
-/// address is a record of one field) and yields the field of the selected column, trimmed; a row
-/// too short for that column yields an empty string, which the lookup reports as not an address.
-/// With `.name`, the first row of each input is its header, and an input whose header lacks the
-/// name throws a usage error.
+/// Every line is accounted for. Blank lines and lines starting with `#` are skipped. Every other
+/// line yields one address: the field of the selected column, trimmed (a plain address is a
+/// record of one field; a line with a tab and no comma is split at tabs). A line that is no
+/// address still yields its text, which the lookup reports as not an address; when the reader can
+/// tell why (an unbalanced quote, a row too short for the column), it says so in the ledger.
+///
+/// The first row of each input is a header, skipped, when the column is chosen by name (it must
+/// hold the name), or when it has several fields, none of them an address, and the selected one
+/// is a word (`ip`, `address`). A column past the end of an input's first row is a usage error.
+/// A quoted field may go on over the next lines only with `csv` (`--column` given), at most
+/// `maximumRecordLines` of them; otherwise, and past that, a line with an unbalanced quote is
+/// one address of its own, so a stray quote cannot swallow the rest of the input.
 struct AddressReader: AsyncSequence, Sendable {
     typealias Element = String
+
+    /// The most lines one CSV record may span.
+    static let maximumRecordLines = 10
 
     /// Paths to read in order; `-` is standard input.
     let inputs: [String]
     let column: ColumnSelection
+    /// Whether the inputs are CSV files (`--column` given), whose quoted fields may span lines.
+    var csv = false
+    /// Where the origin of each address goes, and the run's stop; nil for a pass that only counts.
+    var ledger: InputLedger?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(inputs: inputs, column: column)
+        Iterator(reader: self)
     }
 
     /// Reads the inputs one after another.
     struct Iterator: AsyncIteratorProtocol {
         private let inputs: [String]
         private let column: ColumnSelection
+        private let csv: Bool
+        private let ledger: InputLedger?
         private var nextInput = 0
         private var reader: LineReader?
+        /// Lines read ahead for a record that turned out not to span them.
+        private var pushedBack: [(number: Int, text: String)] = []
+        private var lineNumber = 0
         private var columnIndex: Int?
         private var isFirstLine = true
+        private var isFirstRow = true
+        private var separator: Character = ","
 
-        init(inputs: [String], column: ColumnSelection) {
-            self.inputs = inputs
-            self.column = column
+        init(reader: AddressReader) {
+            self.inputs = reader.inputs
+            self.column = reader.column
+            self.csv = reader.csv
+            self.ledger = reader.ledger
         }
 
         mutating func next() async throws -> String? {
-            while true {
-                guard let reader = try currentReader() else { return nil }
-                guard var line = try await reader.nextLine() else {
+            if let ledger, ledger.isStopped {
+                if ledger.unread == .unknown { ledger.unread = try await countUnread() }
+                return nil
+            }
+            while let reader = try currentReader() {
+                guard let (number, rawLine) = try await nextLine(from: reader) else {
                     self.reader = nil
                     continue
                 }
+                var line = rawLine
                 if isFirstLine, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
                 isFirstLine = false
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-                let fields = try await Self.fields(startingWith: line, trimmed: trimmed, reader: reader)
-                guard let index = columnIndex else {
-                    columnIndex = try Self.index(of: column, inHeader: fields, of: reader.name)
-                    continue
+                if isFirstRow { separator = line.contains("\t") && !line.contains(",") ? "\t" : "," }
+                let (fields, problem) = try await record(startingWith: line, number: number, from: reader)
+                let inputIndex = nextInput - 1
+                let origin = { (problem: String?) in
+                    InputLedger.Origin(input: reader.name, inputIndex: inputIndex, line: number, problem: problem)
                 }
-                return index < fields.count ? fields[index] : ""
+                if let problem {
+                    ledger?.append(origin(problem))
+                    return trimmed
+                }
+                if isFirstRow {
+                    isFirstRow = false
+                    if try isHeader(fields, line: number, of: reader.name) { continue }
+                }
+                let index = columnIndex ?? 0
+                guard index < fields.count else {
+                    ledger?.append(origin("line \(number) of \(reader.name) has no column \(index + 1)"))
+                    return trimmed
+                }
+                ledger?.append(origin(nil))
+                return fields[index]
             }
+            if let ledger, ledger.unread == .unknown { ledger.unread = .counted(0) }
+            return nil
         }
 
         /// The reader of the input being read, opening the next input when needed; nil at the end.
@@ -84,32 +136,87 @@ struct AddressReader: AsyncSequence, Sendable {
             nextInput += 1
             let reader = path == "-" ? LineReader.standardInput() : try LineReader.file(atPath: path)
             self.reader = reader
-            isFirstLine = true
+            (isFirstLine, isFirstRow, lineNumber, pushedBack) = (true, true, 0, [])
             if case .index(let index) = column { columnIndex = index } else { columnIndex = nil }
             return reader
         }
 
-        /// The trimmed fields of the record that starts with `line` and may go on over the next lines.
-        private static func fields(startingWith line: String, trimmed: String, reader: LineReader) async throws
-            -> [String]
-        {
-            // Most lines are a bare address: no need to parse them.
-            guard line.contains(where: { $0 == "," || $0 == "\"" }) else { return [trimmed] }
-            var record = line
-            while CSVRecord.isOpen(record), let more = try await reader.nextLine() {
-                record += "\n" + more
-            }
-            return CSVRecord.fields(record).map { $0.trimmingCharacters(in: .whitespaces) }
+        private mutating func nextLine(from reader: LineReader) async throws -> (Int, String)? {
+            if !pushedBack.isEmpty { return pushedBack.removeFirst() }
+            guard let line = try await reader.nextLine() else { return nil }
+            lineNumber += 1
+            return (lineNumber, line)
         }
 
-        private static func index(of column: ColumnSelection, inHeader header: [String], of name: String) throws
-            -> Int
+        /// The trimmed fields of the record that starts with `line`, or why it is not one.
+        private mutating func record(startingWith line: String, number: Int, from reader: LineReader) async throws
+            -> (fields: [String], problem: String?)
         {
-            guard case .name(let wanted) = column else { return 0 }
-            guard let index = header.firstIndex(where: { $0.caseInsensitiveCompare(wanted) == .orderedSame }) else {
-                throw CommandError(.usage, "\(name) has no column named \(wanted) in its header row")
+            // Most lines are a bare address: no need to parse them.
+            guard line.contains(where: { $0 == separator || $0 == "\"" }) else {
+                return ([line.trimmingCharacters(in: .whitespaces)], nil)
             }
-            return index
+            var record = line
+            if CSVRecord.isOpen(record) {
+                var following: [(Int, String)] = []
+                while csv, CSVRecord.isOpen(record), following.count < AddressReader.maximumRecordLines - 1,
+                    let more = try await nextLine(from: reader)
+                {
+                    following.append(more)
+                    record += "\n" + more.1
+                }
+                guard !CSVRecord.isOpen(record) else {
+                    // No closing quote in reach: this line alone, and the next lines read again.
+                    pushedBack = following + pushedBack
+                    return ([], "line \(number) of \(reader.name) has an unbalanced quote")
+                }
+            }
+            return (CSVRecord.fields(record, separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }, nil)
+        }
+
+        /// Whether the first row of an input is a header; sets the column for `.name`.
+        private mutating func isHeader(_ fields: [String], line: Int, of name: String) throws -> Bool {
+            switch column {
+            case .name(let wanted):
+                guard let index = fields.firstIndex(where: { $0.caseInsensitiveCompare(wanted) == .orderedSame })
+                else {
+                    throw CommandError(.usage, "\(name) has no column named \(wanted) in its header row")
+                }
+                columnIndex = index
+                return true
+            case .index(let index):
+                guard index < fields.count else {
+                    throw CommandError(
+                        .usage,
+                        "--column \(index + 1) is past the end of line \(line) of \(name), which has "
+                            + "\(fields.count == 1 ? "1 column" : "\(fields.count) columns")")
+                }
+                let selected = fields[index]
+                return fields.count > 1 && !fields.contains(where: { IPAddress($0) != nil })
+                    && selected.first?.isLetter == true && !selected.contains(where: { $0 == "." || $0 == ":" })
+            }
+        }
+
+        /// After a stop: how many addresses the inputs still hold, read to their ends, unless one
+        /// of them is a pipe or a terminal, which may never end.
+        private mutating func countUnread() async throws -> InputLedger.Unread {
+            let rest = Array(inputs[(reader == nil ? nextInput : nextInput - 1)...])
+            guard rest.allSatisfy({ $0 != "-" || Self.standardInputIsAFile() }) else { return .uncounted }
+            var count = 0
+            while let reader = try currentReader() {
+                guard let (_, line) = try await nextLine(from: reader) else {
+                    self.reader = nil
+                    continue
+                }
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty, !trimmed.hasPrefix("#") { count += 1 }
+            }
+            return .counted(count)
+        }
+
+        private static func standardInputIsAFile() -> Bool {
+            var status = stat()
+            return fstat(STDIN_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         }
     }
 }

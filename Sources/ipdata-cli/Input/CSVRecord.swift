@@ -1,5 +1,5 @@
-/// Reads one CSV record, as RFC 4180 writes them: fields separated by commas, a field in double
-/// quotes may hold commas, line breaks and doubled double quotes (`""` for `"`).
+/// Reads one CSV record, as RFC 4180 writes them: fields separated by commas (or tabs, for TSV),
+/// a field in double quotes may hold separators, line breaks and doubled double quotes (`""`).
 enum CSVRecord {
     /// Whether `text` stops inside a quoted field, so the record goes on on the next line.
     static func isOpen(_ text: String) -> Bool {
@@ -7,7 +7,7 @@ enum CSVRecord {
     }
 
     /// The fields of one record, unquoted.
-    static func fields(_ text: String) -> [String] {
+    static func fields(_ text: String, separator: Character = ",") -> [String] {
         var fields: [String] = []
         var field = ""
         var quoted = false
@@ -26,7 +26,7 @@ enum CSVRecord {
                 }
             } else if character == "\"" {
                 quoted = true
-            } else if character == "," {
+            } else if character == separator {
                 fields.append(field)
                 field = ""
             } else {

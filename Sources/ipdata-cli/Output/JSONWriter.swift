@@ -28,6 +28,8 @@ final class JSONWriter: RecordWriter {
         case .array:
             let element = value.jsonText(pretty: true).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             try sink.write((count == 0 ? "[\n" : ",\n") + element)
+            // Should the run stop now, the closing bracket keeps the document whole.
+            if count == 0 { sink.setTrailer("\n]\n") }
         case .lines:
             try sink.write(value.jsonText() + "\n")
         }
@@ -36,6 +38,7 @@ final class JSONWriter: RecordWriter {
 
     func finish() throws {
         guard style == .array else { return }
+        sink.setTrailer(nil)
         try sink.write(count == 0 ? "[]\n" : "\n]\n")
     }
 }

@@ -147,16 +147,16 @@ final class BulkCommandTests: CommandLineTestCase {
 
     func testABadKeyStopsTheRunWithOneErrorLine() throws {
         let run = try ipdata(["bulk"] + base, key: .given("not-a-key"), stdin: addresses(300).joined(separator: "\n"))
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 3, "the exit status of a refused key")
         XCTAssertEqual(run.stdout, "")
         let errors = run.stderrLines.filter { $0.contains("Unauthorized") }
         XCTAssertEqual(errors.count, 1, run.stderr)
         XCTAssertEqual(run.stderrLines.first, errors.first)
     }
 
-    func testANetworkFailureBecomesErrorRecordsAndTheExitStatusIsOne() throws {
+    func testANetworkFailureBecomesErrorRecordsAndTheExitStatusIsFive() throws {
         let run = try ipdata(["bulk", "--base-url", "https://127.0.0.1:9"], stdin: "8.8.8.8\n1.1.1.1\n")
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 5, "the exit status of a network failure")
         let results = try objects(run)
         XCTAssertEqual(results.map { $0["ip"] }, ["8.8.8.8", "1.1.1.1"].map(JSONValue.string))
         for result in results {

@@ -68,7 +68,7 @@ final class InitCommandTests: CommandLineTestCase {
 
     func testTheOptionBeatsTheVariableWhichBeatsTheFile() throws {
         XCTAssertEqual(try ipdata(["init", "bad-file-key"], key: .absent).status, 0)
-        XCTAssertEqual(try ipdata(["8.8.8.8"] + base, key: .absent).status, 1, "the file's key is used")
+        XCTAssertEqual(try ipdata(["8.8.8.8"] + base, key: .absent).status, 3, "the file's key is used, and refused")
         XCTAssertEqual(try ipdata(["8.8.8.8"] + base, key: .paidPlan).status, 0, "the variable wins over the file")
         let run = try ipdata(["8.8.8.8", "--api-key", key] + base, key: .given("bad-variable-key"))
         XCTAssertEqual(run.status, 0, "the option wins over the variable: \(run.stderr)")

@@ -162,7 +162,7 @@ final class LookupCommandTests: CommandLineTestCase {
 
     func testABadKeyFailsWithOneLine() throws {
         let run = try ipdata(["8.8.8.8"] + base, key: .given("not-a-key"))
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 3)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(
             run.stderrLines,
@@ -174,7 +174,7 @@ final class LookupCommandTests: CommandLineTestCase {
 
     func testABadKeyStopsSeveralLookupsAtOnce() throws {
         let run = try ipdata(["8.8.8.8", "1.1.1.1"] + base, key: .given("not-a-key"))
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 3)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderrLines.count, 1)
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
@@ -182,7 +182,7 @@ final class LookupCommandTests: CommandLineTestCase {
 
     func testAnExhaustedQuotaFailsWithTheAPIsMessage() throws {
         let run = try ipdata(["8.8.8.8"] + base, key: .given(server["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"))
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 4)
         XCTAssertEqual(
             run.stderrLines,
             [
@@ -202,7 +202,7 @@ final class LookupCommandTests: CommandLineTestCase {
 
     func testAServerThatCannotBeReachedIsANetworkError() throws {
         let run = try ipdata(["8.8.8.8", "--base-url", "https://127.0.0.1:9"])
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 5)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: Network error: "), run.stderr)
@@ -214,7 +214,7 @@ final class LookupCommandTests: CommandLineTestCase {
         // A gateway that answers 401 with WWW-Authenticate: the tool's own session refuses it.
         let start = Date()
         let run = try ipdata(["8.8.8.8", "--base-url", server["IPDATA_TEST_URL_BASIC_AUTH"] ?? ""])
-        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.status, 3)
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
     }

@@ -158,8 +158,9 @@ final class RecordWriterTests: XCTestCase {
     }
 
     func testATableHoldsBackOnlyTheRowsThatSetTheWidths() throws {
-        let url = try makeTemporaryDirectory().appendingPathComponent("table")
-        let writer = TableWriter(columns: ["ip"], sink: try OutputSink.file(atPath: url.path))
+        let sink = try OutputSink.file(atPath: try makeTemporaryDirectory().appendingPathComponent("table").path)
+        let url = URL(fileURLWithPath: try XCTUnwrap(sink.temporaryPath), isDirectory: false)
+        let writer = TableWriter(columns: ["ip"], sink: sink)
         for index in 0..<(TableWriter.alignmentRows - 1) { try writer.write(["ip": .string("\(index)")]) }
         XCTAssertEqual(try Data(contentsOf: url).count, 0)
         try writer.write(["ip": .string("last of the first block")])

@@ -26,7 +26,10 @@ extension XCTestCase {
     /// What `body` writes to the sink it is given.
     func captureOutput(_ body: (OutputSink) throws -> Void) throws -> String {
         let url = try makeTemporaryDirectory().appendingPathComponent("output")
-        try body(try OutputSink.file(atPath: url.path))
+        let sink = try OutputSink.file(atPath: url.path)
+        try body(sink)
+        sink.markComplete()
+        if let problem = sink.finish() { XCTFail(problem) }
         return try String(contentsOf: url, encoding: .utf8)
     }
 }
