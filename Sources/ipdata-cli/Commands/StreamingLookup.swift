@@ -35,6 +35,7 @@ struct StreamingLookup {
         var status = ExitStatus.success
         var stop: (error: IPDataError, origin: InputLedger.Origin?)?
         var refused = 0
+        var writtenAfterStop = 0
         var results = stream.makeAsyncIterator()
         do {
             while let item = try await results.next() {
@@ -43,6 +44,7 @@ struct StreamingLookup {
                 case .success(let response):
                     try writer.write(try Record(encoding: response, selection: selection))
                     progress.recordWritten(failed: false)
+                    if stop != nil { writtenAfterStop += 1 }
                 case .failure(let error) where error.stopsTheRun:
                     refused += 1
                     guard stop == nil else { continue }
@@ -68,14 +70,19 @@ struct StreamingLookup {
             try? writer.finish()
             throw error
         }
-        try writer.finish()
+        // A run stopped before any record leaves nothing, not even a CSV header.
+        if stop == nil || progress.records > 0 { try writer.finish() }
         guard let stop else {
             OutputSink.current?.markComplete()
             if printsSummary { progress.printSummary() }
             return status
         }
         if printsSummary { progress.printSummary(notAttempted: "\(refused) refused, " + notAttempted()) }
-        if let origin = stop.origin { console.note(restartLine(from: origin)) }
+        if let origin = stop.origin {
+            let answered =
+                writtenAfterStop > 0 ? "; \(writtenAfterStop) addresses after it were answered and written" : ""
+            console.note(restartLine(from: origin) + answered)
+        }
         return status.combined(with: stop.error.exitStatus)
     }
 

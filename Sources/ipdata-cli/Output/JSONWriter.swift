@@ -27,9 +27,10 @@ final class JSONWriter: RecordWriter {
             try sink.write(value.jsonText(pretty: true) + "\n")
         case .array:
             let element = value.jsonText(pretty: true).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
-            try sink.write((count == 0 ? "[\n" : ",\n") + element)
-            // Should the run stop now, the closing bracket keeps the document whole.
+            // Should the run stop from now on, the closing bracket keeps the document whole
+            // (the sink writes it only after something was written).
             if count == 0 { sink.setTrailer("\n]\n") }
+            try sink.write((count == 0 ? "[\n" : ",\n") + element)
         case .lines:
             try sink.write(value.jsonText() + "\n")
         }
