@@ -112,6 +112,33 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(clock.waits.withLock { $0 }, [2])
     }
 
+    func testA429SlowsDownEveryCallOfTheClientNotOnlyItsOwn() async throws {
+        // The first call is refused with Retry-After: 3 and gives up (one attempt); the next
+        // call of the same client waits those 3 s before it sends anything.
+        let (client, transport, clock) = self.client(
+            [.status(429, headers: ["Retry-After": "3"]), .status(200, body: #"{"ip":"1.1.1.1"}"#)],
+            policy: RetryPolicy(maximumAttempts: 1))
+        let refused = await error { try await client.lookup("8.8.8.8") }
+        guard case .unexpectedStatus(429, _)? = refused else { return XCTFail("\(String(describing: refused))") }
+        XCTAssertEqual(clock.waits.withLock { $0 }, [])
+        let info = try await client.lookup("1.1.1.1")
+        XCTAssertEqual(info.ip, "1.1.1.1")
+        XCTAssertEqual(clock.waits.withLock { $0 }, [3], "the second call waited out the hold")
+        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+
+        // Once the hold has passed, calls go out at once.
+        _ = try await client.lookup("9.9.9.9")
+        XCTAssertEqual(clock.waits.withLock { $0 }, [3])
+    }
+
+    func testWithoutRateLimitRetriesA429HoldsNothingBack() async throws {
+        let (client, _, clock) = self.client(
+            [.status(429, headers: ["Retry-After": "3"]), .status(200, body: #"{"ip":"1.1.1.1"}"#)], policy: .default)
+        _ = await error { try await client.lookup("8.8.8.8") }
+        _ = try await client.lookup("1.1.1.1")
+        XCTAssertEqual(clock.waits.withLock { $0 }, [], "the default policy leaves rate limits to the caller")
+    }
+
     func testServerErrorsBackOffExponentiallyUntilTheAttemptsRunOut() async {
         let (client, transport, clock) = self.client(
             Array(repeating: .status(503), count: 10), policy: RetryPolicy(maximumAttempts: 4, initialDelay: 0.5))

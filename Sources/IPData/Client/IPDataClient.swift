@@ -44,6 +44,10 @@ public final class IPDataClient: Sendable {
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
     let coalescer = RequestCoalescer<IPResponse>()
+    /// When a policy retries rate limits: the clock time before which this client sends no
+    /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
+    /// the one that was refused.
+    let rateLimitHold = Locked<TimeInterval>(0)
 
     /// Creates a client from `configuration`: the API's address, what carries the requests, the
     /// cache and the retry policy (see `Configuration`).
@@ -277,6 +281,7 @@ public final class IPDataClient: Sendable {
         while true {
             attempt += 1
             do {
+                try await waitOutRateLimitHold()
                 let (body, response) = try await sendWithinTheLimit(request)
                 // Compared as URLs first: parsing two origins costs more than the rest of the check.
                 if let answered = response.url, answered != request.url, let asked = Origin(request.url),
@@ -291,11 +296,11 @@ public final class IPDataClient: Sendable {
                 let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
                     RetryAfter.seconds($0, now: Date())
                 }
-                guard
-                    let wait = retryPolicy.delay(
-                        after: .answered(status: http.statusCode, retryAfter: retryAfter), attempt: attempt,
-                        elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
-                else { return try APIResponse.successBody(body, response, redaction: redaction) }
+                let wait = retryPolicy.delay(
+                    after: .answered(status: http.statusCode, retryAfter: retryAfter), attempt: attempt,
+                    elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
+                if http.statusCode == 429 { holdForRateLimit(retryAfter ?? wait) }
+                guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
                 try await pause(wait)
             } catch let error as URLError {
                 // A stale pooled connection under a bulk request: resent once at once, whatever the policy.
@@ -316,6 +321,22 @@ public final class IPDataClient: Sendable {
                 throw redaction.networkError(error)
             }
         }
+    }
+
+    /// After a 429, when the policy retries rate limits: no request of this client goes out for
+    /// `seconds` (what `Retry-After` asked for, else the backoff's wait, at most the policy's
+    /// `maximumDelay`), whichever call it belongs to.
+    private func holdForRateLimit(_ seconds: TimeInterval?) {
+        guard retryPolicy.retriesRateLimitsAndServerErrors else { return }
+        let wait = min(retryPolicy.maximumDelay, max(0, seconds ?? retryPolicy.initialDelay))
+        let until = clock.now() + wait
+        rateLimitHold.withLock { $0 = max($0, until) }
+    }
+
+    /// Waits until the rate-limit hold, if one is on, has passed; a cancelled task stops waiting.
+    private func waitOutRateLimitHold() async throws {
+        let wait = rateLimitHold.withLock { $0 } - clock.now()
+        if wait > 0 { try await pause(wait) }
     }
 
     /// Sends one request once a slot is free (see `RequestSlots`).

@@ -17,6 +17,10 @@ import FoundationNetworking
 ///   a bulk request only when the request cannot have reached the server (no connection could be
 ///   made), since the API bills the addresses of a request it answered.
 ///
+/// When a policy retries rate limits, a 429 also holds back every other call of the same client
+/// for the wait it asked for (`Retry-After`, else the backoff's, at most `maximumDelay`): a client
+/// that many tasks share slows down as a whole instead of sending more requests into the limit.
+///
 /// 400, 401, 403 and 404 are never retried: the same request would fail the same way, and a 403
 /// means the quota is spent or the plan does not allow the call. A call stops retrying once
 /// `maximumAttempts` requests were sent, or when the next wait would end past `timeBudget`

@@ -21,11 +21,17 @@ struct CommonOptions {
     static let baseURL = OptionSpec("base-url", value: "URL", help: "send requests to URL (a gateway, a test server)")
     static let sandbox = OptionSpec(
         "sandbox", help: "answer from built-in sample data: no key, no network (IPDataTesting's sandbox)")
+    static let retries = OptionSpec(
+        "retries", value: "N",
+        help: "send a request again up to N times after a 429, a 5xx or a connection failure, waiting as "
+            + "Retry-After asks or backing off (default 3; 0: never)")
+    static let timeout = OptionSpec(
+        "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
     static let help = OptionSpec("help", short: "h", help: "show this help")
     static let version = OptionSpec("version", help: "print the version")
 
     /// The options in the order help lists them.
-    static let specs = [fields, format, output, apiKey, eu, baseURL, sandbox, help, version]
+    static let specs = [fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, help, version]
 
     /// The `--fields` selection, if any.
     let selection: FieldSelection?
@@ -39,6 +45,10 @@ struct CommonOptions {
     let baseURL: URL
     /// `--sandbox`: answers come from sample data, never from the API. Only ever set by the flag.
     let isSandbox: Bool
+    /// `--retries`: how many times a request may be sent again (3 by default).
+    let retryCount: Int
+    /// `--timeout`: the most seconds one request may take (30 by default).
+    let timeoutSeconds: Int
 
     /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
     init(_ parsed: ParsedArguments) throws {
@@ -49,6 +59,21 @@ struct CommonOptions {
         if outputPath?.isEmpty == true { throw UsageError("--output needs a file name") }
         apiKeyOption = parsed.value(Self.apiKey.name)
         isSandbox = parsed.has(Self.sandbox.name)
+        retryCount =
+            try parsed.value(Self.retries.name).map {
+                guard let count = Int($0), (0...10).contains(count) else {
+                    throw UsageError("--retries must be a whole number from 0 to 10")
+                }
+                return count
+            } ?? 3
+        timeoutSeconds =
+            try parsed.value(Self.timeout.name).map {
+                // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
+                guard let seconds = Int($0), (1...600).contains(seconds) else {
+                    throw UsageError("--timeout must be a whole number of seconds from 1 to 600")
+                }
+                return seconds
+            } ?? 30
         if isSandbox, parsed.has(Self.baseURL.name) || parsed.has(Self.eu.name) {
             throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
         }
@@ -77,9 +102,9 @@ struct CommonOptions {
 
     /// The client the command uses. With `--sandbox`, one that answers from sample data and
     /// needs no key (saying so on standard error); otherwise one for the API key, with a session
-    /// of its own whose requests wait at most 30 s for a byte and 60 s in all, and
-    /// `RetryPolicy.recommended`. Throws a configuration error (exit status 2) that says how to
-    /// set a key when there is none.
+    /// of its own whose requests take at most `--timeout` seconds, and a retry policy of
+    /// `--retries` more attempts (`RetryPolicy.recommended` by default; `.default` for 0).
+    /// Throws a configuration error (exit status 2) that says how to set a key when there is none.
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
         if isSandbox {
             console.note("sandbox: sample data, not live")
@@ -88,13 +113,20 @@ struct CommonOptions {
         let key = try Configuration.apiKey(option: apiKeyOption, environment: environment)
         console.addSecret(key)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         // A session of its own (its answers are stopped at the size limit as they arrive), and
-        // the library's recommended retries: rate limits, server errors, connection failures.
+        // retries of rate limits, server errors and connection failures, within a time budget
+        // that leaves room for the attempts.
+        let retryPolicy =
+            retryCount == 0
+            ? RetryPolicy.default
+            : RetryPolicy(
+                maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
         return IPDataClient(
             apiKey: key,
             configuration: IPDataClient.Configuration(
-                baseURL: baseURL, connection: .owned(configuration), retryPolicy: .recommended))
+                baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
+                deadline: TimeInterval(timeoutSeconds)))
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the

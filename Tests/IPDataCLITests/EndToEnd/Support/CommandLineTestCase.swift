@@ -87,6 +87,11 @@ class CommandLineTestCase: XCTestCase {
         let method: String
         let uri: String
         let status: Int
+        /// When nginx finished the request, in seconds since 1970, and how long it took.
+        var end: Double = 0
+        var duration: Double = 0
+        /// When the request arrived.
+        var start: Double { end - duration }
     }
 
     /// The size of the access log now: entries written after it are this test's.
@@ -110,7 +115,14 @@ class CommandLineTestCase: XCTestCase {
                     case .string(let mode)? = entry["mode"], case .string(let method)? = entry["method"],
                     case .string(let uri)? = entry["uri"], case .integer(let status)? = entry["status"]
                 else { return nil }
-                return AccessEntry(mode: mode, method: method, uri: uri, status: status)
+                var access = AccessEntry(mode: mode, method: method, uri: uri, status: status)
+                if case .number(let end)? = entry["msec"] { access.end = end }
+                switch entry["request_time"] {
+                case .number(let seconds)?: access.duration = seconds
+                case .integer(let seconds)?: access.duration = Double(seconds)
+                default: break
+                }
+                return access
             }.filter { $0.mode == "normal" }
             if entries.count >= count || Date() > deadline { return entries }
             Thread.sleep(forTimeInterval: 0.02)
