@@ -29,6 +29,17 @@ final class SandboxTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: sandbox: sample data, not live\n"), run.stderr)
     }
 
+    func testAnObjectFieldIsTheSameBytesInEveryRun() throws {
+        for _ in 0..<2 {
+            let run = try ipdata(["--sandbox", "8.8.8.8", "--field", "asn"], key: .absent)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(
+                run.stdout,
+                #"{"asn":"AS15169","domain":"google.com","name":"Google LLC","route":"8.8.8.0/24","type":"hosting"}"#
+                    + "\n")
+        }
+    }
+
     func testWithoutTheFlagThereIsNoSandbox() throws {
         let run = try ipdata(["8.8.8.8"], key: .absent)
         XCTAssertEqual(run.status, 2, "no key: a configuration error, not sample data")
