@@ -141,7 +141,7 @@ final class CommandOptionsTests: XCTestCase {
     func testEveryCommandsHelpNamesEachOfItsOptions() {
         let commands: [(HelpText, [OptionSpec])] = [
             (LookupCommand.help, LookupCommand.options), (BulkCommand.help, BulkCommand.options),
-            (InitCommand.help, InitCommand.options),
+            (InitCommand.help, InitCommand.options), (HelpCommand.help, HelpCommand.options),
         ]
         for (help, options) in commands {
             for option in options {
@@ -153,11 +153,17 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [KEY]\n"))
     }
 
+    /// Both take every common option; bulk's `--format` is the same option with its own default
+    /// in help.
     func testTheLookupAndBulkCommandsShareTheCommonOptions() {
         for option in CommonOptions.specs {
             XCTAssertTrue(LookupCommand.options.contains(option), option.name)
+            guard option != CommonOptions.format else { continue }
             XCTAssertTrue(BulkCommand.options.contains(option), option.name)
         }
+        let bulkFormat = BulkCommand.options.filter { $0.name == CommonOptions.format.name }
+        XCTAssertEqual(bulkFormat.map(\.valueName), [CommonOptions.format.valueName])
+        XCTAssertEqual(bulkFormat.map(\.short), [CommonOptions.format.short])
     }
 }
 #endif

@@ -17,8 +17,15 @@ enum BulkCommand {
     static let concurrencyOption = OptionSpec(
         "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
     static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
+    /// `--format` as bulk reads it: the same option, whose default here is JSON lines whatever
+    /// the number of addresses.
+    static let formatOption = OptionSpec(
+        CommonOptions.format.name, value: CommonOptions.format.valueName,
+        help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
 
-    static let options = [columnOption, concurrencyOption, noProgressOption] + CommonOptions.specs
+    static let options =
+        [columnOption, concurrencyOption, noProgressOption]
+        + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
 
     static let help = HelpText(
         usage: ["ipdata bulk [OPTIONS] [FILE… | -]"],

@@ -13,6 +13,7 @@ enum LookupCommand {
     static let help = HelpText(
         usage: [
             "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata init [KEY]",
+            "ipdata help [COMMAND]",
         ],
         summary: """
             Look up IP addresses with the ipdata.co API: location, network, company and threat data.
@@ -27,8 +28,8 @@ enum LookupCommand {
         options: options,
         footer: """
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata bulk --help` and
-            `ipdata init --help` for those commands.
+            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk` and
+            `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
             Exit status: 0 when every lookup succeeded, 1 when one failed, 2 for a usage or
             configuration error.
             """)
