@@ -47,7 +47,8 @@ enum BulkCommand {
         footer: """
             Output is JSON lines unless --format says otherwise. Standard error shows a progress
             bar when it is a terminal, and a summary at the end. Exit status: 0 when every address
-            succeeded, 1 when any failed, 2 for a usage or configuration error.
+            succeeded, 1 when any failed, 2 for a usage or configuration error. `ipdata help` lists
+            the sample addresses of --sandbox.
             """)
 
     static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws

@@ -32,7 +32,7 @@ enum LookupCommand {
             `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
             Exit status: 0 when every lookup succeeded, 1 when one failed, 2 for a usage or
             configuration error.
-            """)
+            """ + "\n\n" + SandboxHelp.text)
 
     /// What the positional arguments ask for.
     enum Target: Equatable {

@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataTesting
 import XCTest
 
 /// `ipdata --sandbox`: sample answers with no key and no network; never chosen by itself.
@@ -38,6 +39,18 @@ final class SandboxTests: CommandLineTestCase {
                 #"{"asn":"AS15169","domain":"google.com","name":"Google LLC","route":"8.8.8.0/24","type":"hosting"}"#
                     + "\n")
         }
+    }
+
+    func testHelpListsTheSampleAddresses() throws {
+        let run = try ipdata(["--help"], key: .absent)
+        XCTAssertEqual(run.status, 0)
+        for scenario in IPDataScenario.addresses {
+            let ip = try XCTUnwrap(scenario.ip)
+            XCTAssertTrue(
+                run.stdoutLines.contains { $0.hasPrefix("  \(ip) ") && $0.hasSuffix("  \(scenario.name)") },
+                "\(scenario.name) in \(run.stdout)")
+        }
+        XCTAssertTrue(run.stdout.contains("AS15169"))
     }
 
     func testWithoutTheFlagThereIsNoSandbox() throws {
