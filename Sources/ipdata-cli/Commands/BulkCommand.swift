@@ -60,6 +60,7 @@ enum BulkCommand {
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
         let client = try common.makeClient(environment: environment, console: console)
+        common.selection?.warnAboutUnknownNames(kind: .address, shape: .list, console: console)
         let writer = try common.makeWriter(kind: .address, shape: .list)
 
         let addresses = AddressReader(inputs: inputs, column: column)

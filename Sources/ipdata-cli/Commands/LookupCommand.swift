@@ -80,20 +80,24 @@ enum LookupCommand {
         if let field {
             return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
         }
+        let (kind, shape): (RecordKind, RecordShape)
         switch target {
-        case .addresses(let ips) where ips.count > 1:
-            let progress = Progress(console: console, showsBar: false)
-            let events = progress.events
-            let stream = client.lookupStream(
-                ips, fields: common.selection?.topLevelNames,
-                options: LookupStreamOptions(onEvent: { events.record($0) }))
-            let writer = try common.makeWriter(kind: .address, shape: .list)
-            return try await StreamingLookup(
-                selection: common.selection, writer: writer, progress: progress, console: console
-            ).run(stream)
-        default:
+        case .asn: (kind, shape) = (.asn, .single)
+        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
+        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
+        }
+        common.selection?.warnAboutUnknownNames(kind: kind, shape: shape, console: console)
+        guard shape == .list, case .addresses(let ips) = target else {
             return try await lookUpOne(target, client: client, common: common, console: console)
         }
+        let progress = Progress(console: console, showsBar: false)
+        let events = progress.events
+        let stream = client.lookupStream(
+            ips, fields: common.selection?.topLevelNames, options: LookupStreamOptions(onEvent: { events.record($0) }))
+        let writer = try common.makeWriter(kind: .address, shape: .list)
+        return try await StreamingLookup(
+            selection: common.selection, writer: writer, progress: progress, console: console
+        ).run(stream)
     }
 
     /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.

@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPData
 import XCTest
 
 @testable import ipdata_cli
@@ -90,6 +91,26 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.stdout, "ip,asn.name,threat.is_tor\n1.1.1.1,\"Cloudflare, Inc.\",false\n")
         let request = try XCTUnwrap(accessEntries(since: mark, atLeast: 1).first)
         XCTAssertEqual(request.uri, "/1.1.1.1")
+    }
+
+    /// The API answers a field name it does not know with nothing, so a typo would print `{}`.
+    func testAnUnknownFieldIsWarnedAboutOnceOnStandardError() throws {
+        let run = try ipdata(["8.8.8.8", "-f", "ip,contry_code,foo,foo.bar", "-f", "contry_code"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try object(run.stdout), ["ip": .string("8.8.8.8")])
+        XCTAssertEqual(
+            run.stderrLines,
+            [
+                "ipdata: --fields: unknown field contry_code: did you mean country_code?",
+                "ipdata: --fields: unknown field foo: the fields are " + IPResponse.fieldNames.joined(separator: ", "),
+            ])
+    }
+
+    func testTheFieldsOfAnASNAreTheASNDetails() throws {
+        let run = try ipdata(["AS15169", "-f", "asn,nmae,registry"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderrLines, ["ipdata: --fields: unknown field nmae: did you mean name?"])
+        XCTAssertEqual(Set(try object(run.stdout).keys), ["asn", "registry"])
     }
 
     func testFieldsKeepWholeTopLevelObjectsInJSON() throws {
