@@ -95,6 +95,13 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertEqual(try LookupCommand.Target(arguments: []), .ownAddress)
     }
 
+    func testNoArgumentsAndAPipedStandardInputLookUpItsAddresses() throws {
+        XCTAssertEqual(try LookupCommand.Target(arguments: [], readsStandardInput: true), .standardInput)
+        XCTAssertEqual(
+            try LookupCommand.Target(arguments: ["8.8.8.8"], readsStandardInput: true), .addresses(["8.8.8.8"]))
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["AS15169"], readsStandardInput: true), .asn("AS15169"))
+    }
+
     func testAddressesAreLookedUpAsGiven() throws {
         XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8"]), .addresses(["8.8.8.8"]))
         XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8", "::1"]), .addresses(["8.8.8.8", "::1"]))

@@ -39,6 +39,39 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(requests.map(\.uri), ["/bulk"])
     }
 
+    /// `ipdata < ips.txt`: the addresses of standard input go through the same bulk requests as
+    /// addresses given as arguments.
+    func testAFileOnStandardInputIsLookedUpLikeArguments() throws {
+        let mark = accessLogMark()
+        let run = try ipdata(base, stdin: "8.8.8.8\n# resolvers\n\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(try objects(run).map { $0["ip"] }, ["8.8.8.8", "1.1.1.1"].map(JSONValue.string))
+        XCTAssertEqual(try accessEntries(since: mark, atLeast: 1).map(\.uri), ["/bulk"])
+    }
+
+    /// `cat ips.txt | ipdata`, through a shell, since `ipdata(…)` gives the binary a file or
+    /// /dev/null (which is no pipe: there `ipdata` looks up the own address, see above).
+    func testAPipeOnStandardInputIsLookedUpLikeArguments() throws {
+        _ = try ipdata(["--version"])  // skips, or fails, when there is no binary
+        let run = try BuiltBinary.run(
+            ["-c", #"printf '8.8.8.8\n10.0.0.1\n1.1.1.1\n' | "$IPDATA_BINARY" --base-url "$IPDATA_BASE_URL""#],
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: childEnvironment(
+                key: key, extra: ["IPDATA_BINARY": BuiltBinary.url.path, "IPDATA_BASE_URL": url]))
+        XCTAssertEqual(run.status, 1, "10.0.0.1 is private: an error record")
+        XCTAssertEqual(run.stderr, "")
+        let records = try objects(run)
+        XCTAssertEqual(records.map { $0["ip"] }, ["8.8.8.8", "10.0.0.1", "1.1.1.1"].map(JSONValue.string))
+        XCTAssertEqual(records[1]["error"], .string("Bad Request: 10.0.0.1 is a private IP address"))
+    }
+
+    func testFieldOfEachAddressOnStandardInput() throws {
+        let run = try ipdata(["--field", "country_code"] + base, stdin: "8.8.8.8\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "US\nAU\n")
+    }
+
     func testAnASNPrintsItsDetail() throws {
         let run = try ipdata(["AS15169"] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
