@@ -24,7 +24,9 @@ import FoundationNetworking
 /// Any other public address answers with the `residential` sample, its `ip` replaced; private and
 /// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors,
 /// in the API's words: the sandbox reads each request with the client's own table of the API's
-/// calls, and answers with the client's own copy of the API's messages.
+/// calls, and answers with the client's own copy of the API's messages. The JSON the sandbox
+/// writes itself (a `fields` selection, a bulk answer, an object field) has its keys sorted, so
+/// every run gets the same bytes.
 public final class IPDataSandbox: IPDataTransport, Sendable {
     /// A request a client sent to the sandbox.
     public struct Request: Sendable, Equatable {
@@ -161,7 +163,7 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
             var object =
                 (try? JSONSerialization.jsonObject(with: Data(ScenarioBodies.residential.utf8))) as? [String: Any]
             object?["ip"] = ip
-            return (200, (try? JSONSerialization.data(withJSONObject: object ?? [:])) ?? Data())
+            return (200, Self.json(object ?? [:]) ?? Data())
         }
     }
 
@@ -174,7 +176,7 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
             let body = answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body
             return (try? JSONSerialization.jsonObject(with: body)) ?? [:]
         }
-        return Self.response(url, 200, (try? JSONSerialization.data(withJSONObject: elements)) ?? Data())
+        return Self.response(url, 200, Self.json(elements) ?? Data())
     }
 
     private func asn(_ url: URL, _ asn: String) -> (Data, URLResponse) {
@@ -196,11 +198,10 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         case let text as String:
             return Self.response(url, 200, Data(text.utf8), contentType: "text/plain; charset=utf-8")
         case is [String: Any], is [Any]:
-            return Self.response(url, 200, (try? JSONSerialization.data(withJSONObject: value)) ?? Data())
+            return Self.response(url, 200, Self.json(value) ?? Data())
         default:
             // Numbers and booleans come back as their JSON text (37.386, false).
-            let text =
-                (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)) ?? Data("null".utf8)
+            let text = Self.json(value) ?? Data("null".utf8)
             return Self.response(url, 200, text, contentType: "text/plain; charset=utf-8")
         }
     }
@@ -223,11 +224,18 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
             let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         else { return body }
         let selected = object.filter { fields.contains($0.key) }
-        return (try? JSONSerialization.data(withJSONObject: selected)) ?? body
+        return Self.json(selected) ?? body
     }
 
     private static func messageBody(_ message: String) -> Data {
-        (try? JSONSerialization.data(withJSONObject: ["message": message])) ?? Data()
+        json(["message": message]) ?? Data()
+    }
+
+    /// `value` as JSON text with its keys sorted, so that an answer is the same bytes in every
+    /// run (a dictionary's order changes from run to run), and `/` unescaped, as the API writes it.
+    private static func json(_ value: Any) -> Data? {
+        try? JSONSerialization.data(
+            withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
     }
 
     private static func response(

@@ -60,7 +60,7 @@ struct CommandError: Error {
     }
 }
 
-/// The `ipdata` command: finds the command (`bulk`, `init`, else a lookup), runs it, and turns
+/// The `ipdata` command: finds the command (`bulk`, `init`, `help`, else a lookup), runs it, and turns
 /// what happened into one exit status.
 @main
 enum IPDataCommand {
@@ -87,12 +87,15 @@ enum IPDataCommand {
         case lookup = ""
         case bulk
         case `init`
+        case help
 
-        var help: HelpText {
+        /// What `--help` prints.
+        var helpText: HelpText {
             switch self {
             case .lookup: return LookupCommand.help
             case .bulk: return BulkCommand.help
             case .`init`: return InitCommand.help
+            case .help: return HelpCommand.help
             }
         }
 
@@ -102,6 +105,7 @@ enum IPDataCommand {
             case .lookup: return LookupCommand.options
             case .bulk: return BulkCommand.options
             case .`init`: return InitCommand.options
+            case .help: return HelpCommand.options
             }
         }
 
@@ -148,7 +152,7 @@ enum IPDataCommand {
         let (command, parsed) = (invocation.command, invocation.parsed)
         // --help and --version win over everything else before `--`, even an unknown option.
         if parsed.has(CommonOptions.help.name) {
-            console.printOutput(command.help.rendered)
+            console.printOutput(command.helpText.rendered)
             return .success
         }
         if parsed.has(CommonOptions.version.name) {
@@ -161,6 +165,7 @@ enum IPDataCommand {
             case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
             case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
+            case .help: return try HelpCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
             console.error("\(error.message) (see \(command.helpCommand))")

@@ -95,6 +95,13 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertEqual(try LookupCommand.Target(arguments: []), .ownAddress)
     }
 
+    func testNoArgumentsAndAPipedStandardInputLookUpItsAddresses() throws {
+        XCTAssertEqual(try LookupCommand.Target(arguments: [], readsStandardInput: true), .standardInput)
+        XCTAssertEqual(
+            try LookupCommand.Target(arguments: ["8.8.8.8"], readsStandardInput: true), .addresses(["8.8.8.8"]))
+        XCTAssertEqual(try LookupCommand.Target(arguments: ["AS15169"], readsStandardInput: true), .asn("AS15169"))
+    }
+
     func testAddressesAreLookedUpAsGiven() throws {
         XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8"]), .addresses(["8.8.8.8"]))
         XCTAssertEqual(try LookupCommand.Target(arguments: ["8.8.8.8", "::1"]), .addresses(["8.8.8.8", "::1"]))
@@ -141,7 +148,7 @@ final class CommandOptionsTests: XCTestCase {
     func testEveryCommandsHelpNamesEachOfItsOptions() {
         let commands: [(HelpText, [OptionSpec])] = [
             (LookupCommand.help, LookupCommand.options), (BulkCommand.help, BulkCommand.options),
-            (InitCommand.help, InitCommand.options),
+            (InitCommand.help, InitCommand.options), (HelpCommand.help, HelpCommand.options),
         ]
         for (help, options) in commands {
             for option in options {
@@ -153,11 +160,17 @@ final class CommandOptionsTests: XCTestCase {
         XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [KEY]\n"))
     }
 
+    /// Both take every common option; bulk's `--format` is the same option with its own default
+    /// in help.
     func testTheLookupAndBulkCommandsShareTheCommonOptions() {
         for option in CommonOptions.specs {
             XCTAssertTrue(LookupCommand.options.contains(option), option.name)
+            guard option != CommonOptions.format else { continue }
             XCTAssertTrue(BulkCommand.options.contains(option), option.name)
         }
+        let bulkFormat = BulkCommand.options.filter { $0.name == CommonOptions.format.name }
+        XCTAssertEqual(bulkFormat.map(\.valueName), [CommonOptions.format.valueName])
+        XCTAssertEqual(bulkFormat.map(\.short), [CommonOptions.format.short])
     }
 }
 #endif

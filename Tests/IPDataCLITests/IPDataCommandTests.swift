@@ -25,6 +25,7 @@ final class IPDataCommandTests: XCTestCase {
     func testTheCommandWordIsTakenOut() {
         XCTAssertTrue(read("bulk", "ips.txt") == (.bulk, ["ips.txt"]))
         XCTAssertTrue(read("init", "key") == (.`init`, ["key"]))
+        XCTAssertTrue(read("help", "bulk") == (.help, ["bulk"]))
     }
 
     func testOptionsMayComeBeforeTheCommandWord() {

@@ -3,6 +3,10 @@ import IPData
 import IPDataTesting
 import XCTest
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 // An app's own rules, as an app would write them; the tests below check them with the sandbox.
 
 /// Refuses sign-ups from anonymising networks.
@@ -176,6 +180,20 @@ final class AppScenarioTests: XCTestCase {
         XCTAssertEqual(String(decoding: country, as: UTF8.self), "United States")
         XCTAssertEqual(try JSONDecoder().decode(ASN.self, from: asn).asn, "AS15169")
         XCTAssertEqual(String(decoding: isEU, as: UTF8.self), "false")
+    }
+
+    func testTheJSONTheSandboxWritesHasItsKeysSorted() async throws {
+        let sandbox = IPDataSandbox()
+        let asn = try await sandbox.client().lookupField("8.8.8.8", field: "asn")
+        let selected = try await sandbox.data(
+            for: URLRequest(url: URL(string: "https://api.ipdata.co/8.8.8.8?fields=ip,city,asn")!)
+        ).0
+        let asnText =
+            #"{"asn":"AS15169","domain":"google.com","name":"Google LLC","route":"8.8.8.0/24","type":"hosting"}"#
+        XCTAssertEqual(String(decoding: asn, as: UTF8.self), asnText)
+        XCTAssertEqual(
+            String(decoding: selected, as: UTF8.self),
+            #"{"asn":"# + asnText + #","city":"Mountain View","ip":"8.8.8.8"}"#)
     }
 
     func testSandboxesAreIndependentAndSafeInParallel() async throws {

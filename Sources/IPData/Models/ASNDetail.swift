@@ -33,12 +33,15 @@ public struct ASNDetail: Codable, Hashable, Sendable {
     /// The AS numbers of its peers (`peers`); numbers and strings decode.
     public let peers: [Int]?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case asn, name, domain, usage, registry, country, date, status, upstream, downstream, peers
         case numIPs = "num_ips"
         case ipv4Prefixes = "ipv4_prefixes"
         case ipv6Prefixes = "ipv6_prefixes"
     }
+
+    /// The API's names of the top-level fields of an ASN's detail.
+    package static let fieldNames = CodingKeys.allCases.map(\.rawValue)
 
     /// Decodes the API's ASN object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {

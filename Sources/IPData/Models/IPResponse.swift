@@ -82,7 +82,7 @@ public struct IPResponse: Codable, Hashable, Sendable {
         (asn, company, carrier, languages, currency, timeZone, threat, count) = (nil, nil, nil, nil, nil, nil, nil, nil)
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case ip
         case isEU = "is_eu"
         case isSatellite = "is_satellite"
@@ -103,6 +103,10 @@ public struct IPResponse: Codable, Hashable, Sendable {
         case timeZone = "time_zone"
         case threat, count, message
     }
+
+    /// The API's names of the top-level fields of a lookup, which `fields=` selects: every key
+    /// this type reads but `message`, which only an address rejected in a bulk lookup carries.
+    package static let fieldNames = CodingKeys.allCases.filter { $0 != .message }.map(\.rawValue)
 
     /// Decodes a lookup object. Unknown keys are ignored, and a value of an unexpected JSON type
     /// is converted where its meaning is clear or read as nil, so that one odd field never fails

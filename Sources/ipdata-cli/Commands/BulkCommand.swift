@@ -17,8 +17,15 @@ enum BulkCommand {
     static let concurrencyOption = OptionSpec(
         "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
     static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
+    /// `--format` as bulk reads it: the same option, whose default here is JSON lines whatever
+    /// the number of addresses.
+    static let formatOption = OptionSpec(
+        CommonOptions.format.name, value: CommonOptions.format.valueName,
+        help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
 
-    static let options = [columnOption, concurrencyOption, noProgressOption] + CommonOptions.specs
+    static let options =
+        [columnOption, concurrencyOption, noProgressOption]
+        + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
 
     static let help = HelpText(
         usage: ["ipdata bulk [OPTIONS] [FILE… | -]"],
@@ -43,7 +50,8 @@ enum BulkCommand {
             when it is a terminal, and a summary at the end. With --output, the file is replaced
             only when the run completes; a run that stops (a refused key, an exhausted quota,
             Ctrl-C) leaves it as it was and says where the partial output is, and where to start
-            again. An interrupted json array is closed, so it still parses.
+            again. An interrupted json array is closed, so it still parses. `ipdata help` lists
+            the sample addresses of --sandbox.
             \(ExitStatus.helpText)
             """)
 
@@ -56,6 +64,7 @@ enum BulkCommand {
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
         let client = try common.makeClient(environment: environment, console: console)
+        common.selection?.warnAboutUnknownNames(kind: .address, shape: .list, console: console)
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
 
         let csv = parsed.has(columnOption.name)

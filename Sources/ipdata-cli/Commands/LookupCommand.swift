@@ -2,7 +2,8 @@ import Foundation
 import IPData
 
 /// `ipdata [IP…|ASN]`: looks up the caller's own address, one or more IP addresses (several go
-/// through bulk requests), or an autonomous system; `--field NAME` prints one field.
+/// through bulk requests), the addresses piped to standard input, or an autonomous system;
+/// `--field NAME` prints one field.
 enum LookupCommand {
     static let fieldOption = OptionSpec(
         "field", value: "NAME", help: "print one field as the API returns it, such as country_name or asn.name")
@@ -13,12 +14,14 @@ enum LookupCommand {
     static let help = HelpText(
         usage: [
             "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata init [KEY]",
+            "ipdata help [COMMAND]",
         ],
         summary: """
             Look up IP addresses with the ipdata.co API: location, network, company and threat data.
 
               ipdata                         your own IP address
               ipdata 8.8.8.8 1.1.1.1         one or more IP addresses (several go in bulk requests)
+              cat ips.txt | ipdata           the addresses of standard input, one a line (a pipe or a file)
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
               ipdata bulk ips.txt            a list of any size, from files or standard input
@@ -27,24 +30,28 @@ enum LookupCommand {
         options: options,
         footer: """
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata bulk --help` and
-            `ipdata init --help` for those commands.
+            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk` and
+            `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
             \(ExitStatus.helpText)
-            """)
+            """ + "\n\n" + SandboxHelp.text)
 
     /// What the positional arguments ask for.
     enum Target: Equatable {
         case ownAddress
         case addresses([String])
+        /// No arguments, and standard input is a pipe or a file: the addresses it holds, one a line.
+        case standardInput
         case asn(String)
 
-        init(arguments: [String]) throws {
+        /// The target of `arguments`; without any, the addresses of standard input when
+        /// `readsStandardInput` (it is a pipe or a file), else the caller's own address.
+        init(arguments: [String], readsStandardInput: Bool = false) throws {
             if let command = arguments.first(where: { $0 == "bulk" || $0 == "init" }) {
                 throw UsageError("\(command) is a command, not an address: ipdata \(command) [OPTIONS] …")
             }
             let asnCount = arguments.filter(Self.isASN).count
             if arguments.isEmpty {
-                self = .ownAddress
+                self = readsStandardInput ? .standardInput : .ownAddress
             } else if asnCount == 0 {
                 self = .addresses(arguments)
             } else if arguments.count == 1 {
@@ -64,7 +71,7 @@ enum LookupCommand {
         -> ExitStatus
     {
         let common = try CommonOptions(parsed)
-        let target = try Target(arguments: parsed.positionals)
+        let target = try Target(arguments: parsed.positionals, readsStandardInput: StandardInput.isPipeOrFile)
         let field = parsed.value(fieldOption.name)
         if let field {
             if common.selection != nil || common.format != nil {
@@ -78,21 +85,34 @@ enum LookupCommand {
         if let field {
             return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
         }
+        let (kind, shape): (RecordKind, RecordShape)
         switch target {
-        case .addresses(let ips) where ips.count > 1:
-            let progress = Progress(console: console, showsBar: false)
-            let events = progress.events
-            let stream = client.lookupStream(
-                ips, fields: common.selection?.topLevelNames,
-                options: LookupStreamOptions(onEvent: { events.record($0) }))
-            let writer = try common.makeWriter(kind: .address, shape: .list)
-            var lookup = StreamingLookup(
-                selection: common.selection, writer: writer, progress: progress, console: console)
-            lookup.total = ips.count
-            return try await lookup.run(stream)
-        default:
+        case .asn: (kind, shape) = (.asn, .single)
+        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
+        case .standardInput: (kind, shape) = (.address, .list)
+        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
+        }
+        common.selection?.warnAboutUnknownNames(kind: kind, shape: shape, console: console)
+        guard shape == .list else {
             return try await lookUpOne(target, client: client, common: common, console: console)
         }
+        let progress = Progress(console: console, showsBar: false)
+        let events = progress.events
+        let (fields, options) = (common.selection?.topLevelNames, LookupStreamOptions(onEvent: { events.record($0) }))
+        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
+        var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
+        let stream: IPLookupStream
+        if case .addresses(let ips) = target {
+            stream = client.lookupStream(ips, fields: fields, options: options)
+            lookup.total = ips.count
+        } else {
+            let ledger = InputLedger()
+            stream = client.lookupStream(
+                AddressReader(inputs: ["-"], column: .first, ledger: ledger), fields: fields, options: options)
+            lookup.ledger = ledger
+            lookup.inputs = ["-"]
+        }
+        return try await lookup.run(stream)
     }
 
     /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.
@@ -109,6 +129,8 @@ enum LookupCommand {
                 record = try Record(encoding: await client.lookup(ips[0], fields: fields), selection: common.selection)
             case .asn(let asn):
                 record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)
+            case .standardInput:
+                preconditionFailure("the addresses of standard input are a list, looked up by run")
             }
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
@@ -136,7 +158,16 @@ enum LookupCommand {
         do {
             switch target {
             case .addresses(let ips):
-                return try await printField(path, of: ips, client: client, sink: sink, console: console)
+                let addresses = AsyncStream { continuation in
+                    for ip in ips { continuation.yield(ip) }
+                    continuation.finish()
+                }
+                return try await printField(
+                    path, of: addresses, labelled: ips.count > 1, client: client, sink: sink, console: console)
+            case .standardInput:
+                let addresses = AddressReader(inputs: ["-"], column: .first)
+                return try await printField(
+                    path, of: addresses, labelled: true, client: client, sink: sink, console: console)
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: nil)
                 return try printField(path, of: record, sink: sink, console: console)
@@ -153,14 +184,15 @@ enum LookupCommand {
 
     /// The field of each address from the API's field endpoint (`GET /8.8.8.8/asn`), whose body
     /// is printed as it is; a dotted path walks into that body. A failed address is one line on
-    /// stderr, and the others go on, unless the key or the plan is refused.
-    private static func printField(
-        _ path: String, of ips: [String], client: IPDataClient, sink: OutputSink, console: Console
-    ) async throws -> ExitStatus {
+    /// stderr, starting with the address when `labelled`, and the others go on, unless the key
+    /// or the plan is refused.
+    private static func printField<Addresses: AsyncSequence>(
+        _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
+    ) async throws -> ExitStatus where Addresses.Element == String {
         let steps = path.split(separator: ".").map(String.init)
         var status = ExitStatus.success
-        for ip in ips {
-            let label = ips.count > 1 ? "\(ip): " : ""
+        for try await ip in ips {
+            let label = labelled ? "\(ip): " : ""
             do {
                 let body = try await client.lookupField(ip, field: steps[0])
                 var text = String(decoding: body, as: UTF8.self)

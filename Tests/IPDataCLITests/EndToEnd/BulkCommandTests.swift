@@ -38,6 +38,14 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.stdout, "ip,error\n8.8.8.8,\n")
     }
 
+    func testAnUnknownFieldIsWarnedAboutAndErrorIsAField() throws {
+        let run = try ipdata(["bulk", "-f", "ip,error,cuntry_code", "--format", "csv"] + base, stdin: "8.8.8.8\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "ip,error,cuntry_code\n8.8.8.8,,\n")
+        XCTAssertEqual(run.stderrLines.first, "ipdata: --fields: unknown field cuntry_code: did you mean country_code?")
+        XCTAssertEqual(run.stderrLines.count, 2, "the warning and the summary: \(run.stderr)")
+    }
+
     func testSeveralFilesAreReadInOrder() throws {
         let first = try makeFile("8.8.8.8\n", named: "a.txt")
         let second = try makeFile("1.1.1.1\n", named: "b.txt")

@@ -24,6 +24,11 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["bulk", "--help"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
             (["init", "--help"], "usage: ipdata init [KEY]\n"),
             (["--bogus", "--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["help", "bulk"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
+            (["help", "init"], "usage: ipdata init [KEY]\n"),
+            (["help", "help"], "usage: ipdata help [bulk | init | help]\n"),
+            (["help", "--help"], "usage: ipdata help [bulk | init | help]\n"),
         ]
         for (arguments, start) in cases {
             let run = try ipdata(arguments, key: .absent)
@@ -31,6 +36,15 @@ final class HelpAndUsageTests: CommandLineTestCase {
             XCTAssertTrue(run.stdout.hasPrefix(start), run.stdout)
             XCTAssertEqual(run.stderr, "")
         }
+    }
+
+    /// Bulk prints JSON lines whatever the number of addresses, and its help says so.
+    func testBulkHelpStatesItsOwnDefaultFormat() throws {
+        let run = try ipdata(["help", "bulk"], key: .absent)
+        let format = try XCTUnwrap(run.stdoutLines.first { $0.contains("--format") && !$0.contains("ipdata bulk") })
+        XCTAssertTrue(format.hasSuffix("json, jsonl, csv or table (default: jsonl, one JSON object per line)"), format)
+        let one = try ipdata(["--sandbox", "bulk"], key: .absent, stdin: "8.8.8.8\n")
+        XCTAssertEqual(one.stdoutLines.count, 1, "one address is one JSON line: \(one.stdout)")
     }
 
     func testUsageErrorsAreOneLineAndExitTwo() throws {
@@ -50,6 +64,14 @@ final class HelpAndUsageTests: CommandLineTestCase {
             ),
             (["AS1", "AS2"], "look up one ASN at a time, and without IP addresses (see ipdata --help)"),
             (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
+            (
+                ["help", "bogus"],
+                "there is no command bogus: ipdata help [bulk | init | help] (see ipdata help --help)"
+            ),
+            (
+                ["help", "bulk", "init"],
+                "help takes one command name: ipdata help [bulk | init | help] (see ipdata help --help)"
+            ),
         ]
         for (arguments, message) in cases {
             let run = try ipdata(arguments)

@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPData
 import XCTest
 
 @testable import ipdata_cli
@@ -36,6 +37,39 @@ final class LookupCommandTests: CommandLineTestCase {
             try objects(run).map { $0["ip"] }, ["8.8.8.8", "1.1.1.1", "2001:4860:4860::8844"].map(JSONValue.string))
         let requests = try accessEntries(since: mark, atLeast: 1)
         XCTAssertEqual(requests.map(\.uri), ["/bulk"])
+    }
+
+    /// `ipdata < ips.txt`: the addresses of standard input go through the same bulk requests as
+    /// addresses given as arguments.
+    func testAFileOnStandardInputIsLookedUpLikeArguments() throws {
+        let mark = accessLogMark()
+        let run = try ipdata(base, stdin: "8.8.8.8\n# resolvers\n\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(try objects(run).map { $0["ip"] }, ["8.8.8.8", "1.1.1.1"].map(JSONValue.string))
+        XCTAssertEqual(try accessEntries(since: mark, atLeast: 1).map(\.uri), ["/bulk"])
+    }
+
+    /// `cat ips.txt | ipdata`, through a shell, since `ipdata(…)` gives the binary a file or
+    /// /dev/null (which is no pipe: there `ipdata` looks up the own address, see above).
+    func testAPipeOnStandardInputIsLookedUpLikeArguments() throws {
+        _ = try ipdata(["--version"])  // skips, or fails, when there is no binary
+        let run = try BuiltBinary.run(
+            ["-c", #"printf '8.8.8.8\n10.0.0.1\n1.1.1.1\n' | "$IPDATA_BINARY" --base-url "$IPDATA_BASE_URL""#],
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: childEnvironment(
+                key: key, extra: ["IPDATA_BINARY": BuiltBinary.url.path, "IPDATA_BASE_URL": url]))
+        XCTAssertEqual(run.status, 1, "10.0.0.1 is private: an error record")
+        XCTAssertEqual(run.stderr, "")
+        let records = try objects(run)
+        XCTAssertEqual(records.map { $0["ip"] }, ["8.8.8.8", "10.0.0.1", "1.1.1.1"].map(JSONValue.string))
+        XCTAssertEqual(records[1]["error"], .string("Bad Request: 10.0.0.1 is a private IP address"))
+    }
+
+    func testFieldOfEachAddressOnStandardInput() throws {
+        let run = try ipdata(["--field", "country_code"] + base, stdin: "8.8.8.8\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "US\nAU\n")
     }
 
     func testAnASNPrintsItsDetail() throws {
@@ -90,6 +124,26 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.stdout, "ip,asn.name,threat.is_tor\n1.1.1.1,\"Cloudflare, Inc.\",false\n")
         let request = try XCTUnwrap(accessEntries(since: mark, atLeast: 1).first)
         XCTAssertEqual(request.uri, "/1.1.1.1")
+    }
+
+    /// The API answers a field name it does not know with nothing, so a typo would print `{}`.
+    func testAnUnknownFieldIsWarnedAboutOnceOnStandardError() throws {
+        let run = try ipdata(["8.8.8.8", "-f", "ip,contry_code,foo,foo.bar", "-f", "contry_code"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try object(run.stdout), ["ip": .string("8.8.8.8")])
+        XCTAssertEqual(
+            run.stderrLines,
+            [
+                "ipdata: --fields: unknown field contry_code: did you mean country_code?",
+                "ipdata: --fields: unknown field foo: the fields are " + IPResponse.fieldNames.joined(separator: ", "),
+            ])
+    }
+
+    func testTheFieldsOfAnASNAreTheASNDetails() throws {
+        let run = try ipdata(["AS15169", "-f", "asn,nmae,registry"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderrLines, ["ipdata: --fields: unknown field nmae: did you mean name?"])
+        XCTAssertEqual(Set(try object(run.stdout).keys), ["asn", "registry"])
     }
 
     func testFieldsKeepWholeTopLevelObjectsInJSON() throws {

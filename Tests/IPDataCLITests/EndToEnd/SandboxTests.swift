@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataTesting
 import XCTest
 
 /// `ipdata --sandbox`: sample answers with no key and no network; never chosen by itself.
@@ -27,6 +28,29 @@ final class SandboxTests: CommandLineTestCase {
             "ip,country_code,error\n8.8.8.8,US,\n192.168.1.1,,Bad Request: 192.168.1.1 is a private IP address\n"
                 + "2a02:8070:a182:c100::1,DE,\n")
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: sandbox: sample data, not live\n"), run.stderr)
+    }
+
+    func testAnObjectFieldIsTheSameBytesInEveryRun() throws {
+        for _ in 0..<2 {
+            let run = try ipdata(["--sandbox", "8.8.8.8", "--field", "asn"], key: .absent)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(
+                run.stdout,
+                #"{"asn":"AS15169","domain":"google.com","name":"Google LLC","route":"8.8.8.0/24","type":"hosting"}"#
+                    + "\n")
+        }
+    }
+
+    func testHelpListsTheSampleAddresses() throws {
+        let run = try ipdata(["--help"], key: .absent)
+        XCTAssertEqual(run.status, 0)
+        for scenario in IPDataScenario.addresses {
+            let ip = try XCTUnwrap(scenario.ip)
+            XCTAssertTrue(
+                run.stdoutLines.contains { $0.hasPrefix("  \(ip) ") && $0.hasSuffix("  \(scenario.name)") },
+                "\(scenario.name) in \(run.stdout)")
+        }
+        XCTAssertTrue(run.stdout.contains("AS15169"))
     }
 
     func testWithoutTheFlagThereIsNoSandbox() throws {

@@ -1,6 +1,7 @@
 // The ipdata command runs on macOS and Linux; its test target depends on it there only (see
 // Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
 #if os(macOS) || os(Linux)
+import IPData
 import XCTest
 
 @testable import ipdata_cli
@@ -21,6 +22,26 @@ final class FieldSelectionTests: XCTestCase {
         let selection = try FieldSelection(parsing: ["ip,asn.name"])
         let record: Record = ["ip": .string("1.1.1.1"), "city": .string("X"), "asn": .object(["name": .string("A")])]
         XCTAssertEqual(selection.filter(record), ["ip": .string("1.1.1.1"), "asn": .object(["name": .string("A")])])
+    }
+
+    func testANameTheAPIDoesNotKnowIsUnknownOnceAndADottedPathByItsFirstStep() throws {
+        let selection = try FieldSelection(parsing: ["ip,contry_code,asn.nmae,foo.bar,foo,threat.is_tor,Ip"])
+        XCTAssertEqual(selection.unknownNames(kind: .address, shape: .single), ["contry_code", "foo", "Ip"])
+    }
+
+    func testTheKnownNamesAreTheModelsKeys() throws {
+        let address = try FieldSelection(parsing: [IPResponse.fieldNames.joined(separator: ",")])
+        XCTAssertEqual(address.unknownNames(kind: .address, shape: .single), [])
+        XCTAssertTrue(IPResponse.fieldNames.contains("is_satellite"))
+        XCTAssertFalse(IPResponse.fieldNames.contains("message"), "only a rejected bulk slot has it")
+        let asn = try FieldSelection(parsing: ["asn,name,num_ips,ipv4_prefixes,peers,city"])
+        XCTAssertEqual(asn.unknownNames(kind: .asn, shape: .single), ["city"])
+    }
+
+    func testErrorIsAFieldOfAListOnly() throws {
+        let selection = try FieldSelection(parsing: ["ip,error"])
+        XCTAssertEqual(selection.unknownNames(kind: .address, shape: .list), [])
+        XCTAssertEqual(selection.unknownNames(kind: .address, shape: .single), ["error"])
     }
 
     func testAnEmptySelectionIsAnError() {
