@@ -3,8 +3,9 @@ import IPData
 /// Writes the results of a lookup stream (`client.lookupStream`) as records, in input order, as
 /// they arrive: shared by `ipdata IP IP…` and `ipdata bulk`.
 ///
-/// An address that fails on its own (the API rejects it, or it is no address) becomes a record
-/// with `ip` and `error`, and the run goes on. A failure that every later lookup would share (a
+/// Every record has the `ip` it is about, whatever `--fields` selects. An address that fails on
+/// its own (the API rejects it, or it is no address) becomes a record with `ip` and `error`, and
+/// the run goes on. A failure that every later lookup would share (a
 /// refused key, an exhausted quota) ends the run with one line on standard error.
 struct StreamingLookup {
     let selection: FieldSelection?
@@ -20,7 +21,10 @@ struct StreamingLookup {
             while let item = try await results.next() {
                 switch item.result {
                 case .success(let response):
-                    try writer.write(try Record(encoding: response, selection: selection))
+                    var record = try Record(encoding: response, selection: selection)
+                    // Every record names its address, even when --fields leaves `ip` out.
+                    if record["ip"] == nil { record["ip"] = .string(item.ip) }
+                    try writer.write(record)
                     progress.recordWritten(failed: false)
                 case .failure(let error) where error.stopsTheRun:
                     // Leaving the loop drops the stream, which cancels its requests in flight.

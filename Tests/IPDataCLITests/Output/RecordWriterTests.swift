@@ -171,6 +171,21 @@ final class RecordWriterTests: XCTestCase {
 
     // MARK: Columns
 
+    func testAListOfAddressesAlwaysHasAnIPColumn() throws {
+        let selection = try FieldSelection(parsing: ["country_code,asn.name"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .list),
+            ["ip", "country_code", "asn.name", "error"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .single),
+            ["country_code", "asn.name"])
+        XCTAssertEqual(
+            Columns.columns(
+                kind: .address, format: .table, selection: try FieldSelection(parsing: ["city,ip"]),
+                shape: .list),
+            ["city", "ip", "error"])
+    }
+
     func testColumnsAreTheSelectedPathsPlusErrorInAList() throws {
         let selection = try FieldSelection(parsing: ["ip,asn.name"])
         XCTAssertEqual(
