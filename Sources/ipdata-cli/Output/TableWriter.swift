@@ -2,7 +2,8 @@
 ///
 /// The column widths come from the header and the first 100 rows, which are held back until
 /// then; later rows are padded to those widths (a longer value pushes its row out), so memory
-/// stays bounded however many records there are.
+/// stays bounded however many records there are. Control characters in values are written out
+/// (`\x1b`), line breaks and tabs become spaces.
 final class TableWriter: RecordWriter {
     /// How many rows set the column widths.
     static let alignmentRows = 100
@@ -32,16 +33,17 @@ final class TableWriter: RecordWriter {
     }
 
     private func flush() throws {
-        let rows = [columns] + heldBack
+        let rows = [columns.map(Self.cell)] + heldBack
         let widths = columns.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         self.widths = widths
         heldBack = []
         try sink.write(rows.map { Self.line($0, widths: widths) }.joined())
     }
 
-    /// A value on one line: line breaks and tabs become spaces.
+    /// A value on one line, safe for a terminal: line breaks and tabs become spaces, control
+    /// characters are written out.
     private static func cell(_ text: String) -> String {
-        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        TerminalText.escaped(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
     }
 
     private static func line(_ row: [String], widths: [Int]) -> String {

@@ -6,8 +6,24 @@ import XCTest
 
 @testable import ipdata_cli
 
-/// CSV output in which every row names its address.
+/// CSV output that is safe to open in a spreadsheet, and in which every row names its address.
 final class CSVOutputTests: CommandLineTestCase {
+    func testAFormulaIsNeutralisedAndANegativeNumberKept() throws {
+        let run = try ipdata(
+            ["bulk", "--format", "csv", "-f", "ip,latitude"] + base, stdin: "1.1.1.1\n=1+2\n@SUM(A1)\n-2+3\n")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            ip,latitude,error
+            1.1.1.1,-33.494,
+            '=1+2,,Bad Request: =1+2 does not appear to be an IPv4 or IPv6 address
+            '@SUM(A1),,Bad Request: @SUM(A1) does not appear to be an IPv4 or IPv6 address
+            '-2+3,,Bad Request: -2+3 does not appear to be an IPv4 or IPv6 address
+
+            """)
+    }
+
     func testEveryRowNamesItsAddressWhenTheFieldsLeaveItOut() throws {
         let run = try ipdata(["bulk", "--format", "csv", "-f", "country_code"] + base, stdin: "8.8.8.8\n10.0.0.1\n")
         XCTAssertEqual(run.status, 1)

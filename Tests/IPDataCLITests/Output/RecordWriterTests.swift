@@ -58,6 +58,30 @@ final class RecordWriterTests: XCTestCase {
         XCTAssertEqual(CSVWriter.field(""), "")
     }
 
+    func testCSVNeutralisesWhatASpreadsheetWouldRunAsAFormula() {
+        XCTAssertEqual(CSVWriter.field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"")
+        XCTAssertEqual(CSVWriter.field("+cmd|' /C calc'!A0"), "'+cmd|' /C calc'!A0")
+        XCTAssertEqual(CSVWriter.field("-2+3"), "'-2+3")
+        XCTAssertEqual(CSVWriter.field("@SUM(A1)"), "'@SUM(A1)")
+        XCTAssertEqual(CSVWriter.field("\tTAB"), "'\tTAB")
+        XCTAssertEqual(CSVWriter.field("\r=1"), "\"'\r=1\"")
+        XCTAssertEqual(CSVWriter.field("-"), "'-")
+    }
+
+    func testCSVKeepsPlainNumbersAndAddressesAsData() {
+        for number in ["-33.494", "-1", "+1", "-1e-05", "-0.5", "37.386", "15169"] {
+            XCTAssertEqual(CSVWriter.field(number), number)
+        }
+        XCTAssertEqual(CSVWriter.field("2001:db8::1"), "2001:db8::1")
+        XCTAssertEqual(CSVWriter.field("::ffff:1.2.3.4"), "::ffff:1.2.3.4")
+        XCTAssertEqual(CSVWriter.field("a=b"), "a=b")
+    }
+
+    func testCSVNeutralisesAFormulaInTheHeaderToo() throws {
+        let text = try write([["ip": .string("1.1.1.1")]], format: .csv, columns: ["=1+1", "ip"])
+        XCTAssertEqual(text, "'=1+1,ip\n,1.1.1.1\n")
+    }
+
     func testCSVReadsNestedValuesByDottedPath() throws {
         let text = try write(
             [cloudflare], format: .csv, columns: ["asn.asn", "threat.is_tor", "threat.scores.trust_score", "asn.nope"])
@@ -167,6 +191,13 @@ final class RecordWriterTests: XCTestCase {
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, TableWriter.alignmentRows + 2)
         XCTAssertEqual(lines.last, "streamed, wider than the widths")
+    }
+
+    func testATableWritesControlCharactersOut() throws {
+        let text = try write(
+            [["ip": .string("\u{1B}[31m1.1.1.1"), "error": .string("\u{9B}2J \u{7F} \u{202E}txt")]], format: .table,
+            columns: ["ip", "error"])
+        XCTAssertEqual(text, "ip               error\n\\x1b[31m1.1.1.1  \\x9b2J \\x7f \\u202etxt\n")
     }
 
     // MARK: Columns
