@@ -56,11 +56,15 @@ final class Console {
         error(message)
     }
 
-    /// Shows `text` as the progress line, replacing the one shown before (a terminal only).
+    /// Shows `text` as the progress line, replacing the one shown before (a terminal only). The
+    /// caller makes it narrower than the terminal, so that it never wraps.
     func showStatus(_ text: String) {
         writeError("\r\(TerminalText.escaped(oneLine(text)))\u{1B}[K")
         statusShown = true
     }
+
+    /// Whether a progress line is shown now.
+    var isStatusShown: Bool { statusShown }
 
     /// Removes the progress line, if one is shown.
     func clearStatus() {

@@ -67,7 +67,11 @@ enum BulkCommand {
             addresses, fields: common.selection?.topLevelNames,
             options: LookupStreamOptions(
                 concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) }))
-        let lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
+        let lookup = StreamingLookup(
+            selection: common.selection,
+            writer: progress.writer(
+                clearingTheBarBefore: writer, recordsOnStandardOutput: (common.outputPath ?? "-") == "-"),
+            progress: progress, console: console)
         let status: ExitStatus
         do {
             status = try await lookup.run(stream)

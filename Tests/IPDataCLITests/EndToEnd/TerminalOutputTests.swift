@@ -6,9 +6,9 @@ import XCTest
 
 @testable import ipdata_cli
 
-/// What a person sees in a terminal: control characters written out, and a table that fits the
-/// terminal. The terminal tests run `ipdata` on a real pseudo-terminal (util-linux `script`) of
-/// 60 and 80 columns.
+/// What a person sees in a terminal: control characters written out, a table that fits the
+/// terminal, and a progress bar that fits it and stays out of the records. The terminal tests
+/// run `ipdata` on a real pseudo-terminal (util-linux `script`) of 60 and 80 columns.
 final class TerminalOutputTests: CommandLineTestCase {
     /// Runs `ipdata arguments…` on a terminal `columns` wide and returns what the terminal was sent.
     private func onTerminal(columns: Int, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line)
@@ -33,6 +33,10 @@ final class TerminalOutputTests: CommandLineTestCase {
         XCTAssertTrue([0, 1].contains(run.status), run.stdout, file: file, line: line)
         return run.stdout
         #endif
+    }
+
+    private func addresses(_ count: Int) -> [String] {
+        (0..<count).map { "9.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }
     }
 
     // MARK: Control characters
@@ -99,6 +103,38 @@ final class TerminalOutputTests: CommandLineTestCase {
         XCTAssertEqual(run.stdoutLines.count, 4)
         for line in run.stdoutLines { XCTAssertLessThanOrEqual(TerminalText.width(line), 60, line) }
         XCTAssertTrue(run.stdoutLines[0].hasPrefix("ip                    city   "), run.stdoutLines[0])
+    }
+
+    // MARK: The progress bar
+
+    func testTheProgressBarStaysOutOfRecordsOnTheSameTerminal() throws {
+        let ips = addresses(300)
+        let file = try makeFile(ips.joined(separator: "\n") + "\n")
+        for columns in [60, 80] {
+            let output = try onTerminal(columns: columns, ["bulk", "-f", "ip", file.path] + base)
+            XCTAssertTrue(output.contains("\r["), "a bar was drawn")
+            let lines = TerminalScreen(columns: columns, showing: output).lines
+            let records = Array(lines.prefix { !$0.hasPrefix("ipdata: ") })
+            XCTAssertEqual(records.count, 300, "\(columns)")
+            for (record, ip) in zip(records, ips) where record != "{\"ip\":\"\(ip)\"}" {
+                return XCTFail("\(columns): a record line reads \(record)")
+            }
+            XCTAssertTrue(lines[300].hasPrefix("ipdata: 300 records, 0 failed, 3 requests sent, "), lines[300])
+        }
+    }
+
+    func testTheProgressBarFitsTheTerminal() throws {
+        let file = try makeFile(addresses(500).joined(separator: "\n") + "\n")
+        let output = home.appendingPathComponent("out.jsonl")
+        for columns in [60, 80] {
+            let shown = try onTerminal(columns: columns, ["bulk", file.path, "--output", output.path] + base)
+            XCTAssertTrue(shown.contains("\r["), "a bar was drawn")
+            // The summary is a message, which may wrap; the bar before it must not.
+            let bar = String(shown[..<(shown.range(of: "ipdata: 500 records")?.lowerBound ?? shown.endIndex)])
+            let screen = TerminalScreen(columns: columns, showing: bar)
+            XCTAssertEqual(screen.wraps, 0, "\(columns): \(screen.lines)")
+            XCTAssertEqual(screen.lines, [], "the bar is cleared before the summary")
+        }
     }
 }
 #endif
