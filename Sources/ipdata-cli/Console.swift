@@ -6,7 +6,9 @@ import IPData
 ///
 /// Every message passes through `redact(_:)`, which replaces each known form of the API key with
 /// `REDACTED`: the library already keeps the key out of its errors, and this makes sure nothing
-/// else (a usage error, an echoed argument) can print it either.
+/// else (a usage error, an echoed argument) can print it either. Control characters in a message
+/// (an escape sequence in an address, or in the API's answer) are written out as `\x1b`, so that
+/// they cannot act on the terminal.
 final class Console {
     private var keys: [String] = []
     private var redaction = KeyRedaction(apiKeys: [])
@@ -43,10 +45,10 @@ final class Console {
         redact(text).split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// Prints `ipdata: <message>` on standard error, on one line.
+    /// Prints `ipdata: <message>` on standard error, on one line, control characters escaped.
     func error(_ message: String) {
         clearStatus()
-        writeError("ipdata: \(oneLine(message))\n")
+        writeError("ipdata: \(TerminalText.escaped(oneLine(message)))\n")
     }
 
     /// Prints a notice, `ipdata: <message>`, on standard error, on one line.
@@ -54,11 +56,15 @@ final class Console {
         error(message)
     }
 
-    /// Shows `text` as the progress line, replacing the one shown before (a terminal only).
+    /// Shows `text` as the progress line, replacing the one shown before (a terminal only). The
+    /// caller makes it narrower than the terminal, so that it never wraps.
     func showStatus(_ text: String) {
-        writeError("\r\(oneLine(text))\u{1B}[K")
+        writeError("\r\(TerminalText.escaped(oneLine(text)))\u{1B}[K")
         statusShown = true
     }
+
+    /// Whether a progress line is shown now.
+    var isStatusShown: Bool { statusShown }
 
     /// Removes the progress line, if one is shown.
     func clearStatus() {

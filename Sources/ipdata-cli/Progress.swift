@@ -40,6 +40,12 @@ final class StreamEvents: Sendable {
 /// The progress of a lookup of many addresses, on standard error: a bar redrawn in place while it
 /// runs (only when standard error is a terminal and `--no-progress` is not given), and a one-line
 /// summary at the end (records, failures, requests sent, time elapsed).
+///
+/// The bar is fitted to the terminal's width (`Terminal.width`, asked at each redraw, so a
+/// resized window is followed) and never reaches its last column, so it never wraps. When the
+/// records go to the same terminal, the bar is cleared before each record and drawn again after
+/// it (see `writer(clearingTheBarBefore:recordsOnStandardOutput:)`), so that no record line
+/// carries a piece of it.
 final class Progress {
     /// What the stream reports; its `record(_:)` is the stream's `onEvent`.
     let events = StreamEvents()
@@ -51,6 +57,7 @@ final class Progress {
     private let showsBar: Bool
     private let total: Int?
     private let start = ProcessInfo.processInfo.systemUptime
+    private let columnsVariable = ProcessInfo.processInfo.environment["COLUMNS"]
     private var lastDrawn: TimeInterval = 0
 
     /// - Parameters:
@@ -64,20 +71,33 @@ final class Progress {
 
     /// Whether the bar is drawn: standard error is a terminal and `--no-progress` was not given.
     static func shouldShowBar(noProgress: Bool) -> Bool {
-        !noProgress && isatty(2) == 1
+        !noProgress && Terminal.isTerminal(2)
     }
 
-    /// Counts one written record and redraws the bar (at most ten times a second).
+    /// `writer`, or when the bar is drawn and records go to standard output on a terminal, a
+    /// writer that clears the bar before each record (the next `recordWritten` draws it again).
+    ///
+    /// - Parameter recordsOnStandardOutput: The records go to standard output (no `--output`
+    ///   file, or `--output -`).
+    func writer(clearingTheBarBefore writer: RecordWriter, recordsOnStandardOutput: Bool) -> RecordWriter {
+        guard showsBar, recordsOnStandardOutput, Terminal.isTerminal(1) else { return writer }
+        return BarClearingWriter(writer: writer, console: console)
+    }
+
+    /// Counts one written record and redraws the bar: at most ten times a second, and at once
+    /// when a record or a message cleared it.
     func recordWritten(failed: Bool) {
         records += 1
         if failed { failures += 1 }
         reportSwitchIfNeeded()
         guard showsBar else { return }
         let now = ProcessInfo.processInfo.systemUptime
-        guard now - lastDrawn >= 0.1 else { return }
+        guard now - lastDrawn >= 0.1 || !console.isStatusShown else { return }
         lastDrawn = now
         console.showStatus(
-            Self.barText(records: records, total: total, requests: events.requestsSent, elapsed: now - start))
+            Self.barText(
+                records: records, total: total, requests: events.requestsSent, elapsed: now - start,
+                width: Terminal.width(of: [2], columnsVariable: columnsVariable)))
     }
 
     /// Says, once, that the stream went on with single lookups.
@@ -98,17 +118,30 @@ final class Progress {
                 elapsed: ProcessInfo.processInfo.systemUptime - start))
     }
 
-    /// The bar: `[#####---------]  33%  330/1000 records  4 requests  1.2 s`, or without a total
-    /// `330 records  4 requests  1.2 s`.
-    static func barText(records: Int, total: Int?, requests: Int, elapsed: TimeInterval) -> String {
+    /// The bar, in fewer than `width` columns: `[#####-----]  33%  330/1000 records  4 requests  1.2 s`
+    /// (the bar part from 30 characters down to 10 as the width needs), else without the bar,
+    /// else only the share and the records, else that cut with `…`. Without a total:
+    /// `330 records  4 requests  1.2 s`, else `330 records`.
+    static func barText(records: Int, total: Int?, requests: Int, elapsed: TimeInterval, width: Int) -> String {
+        let room = width - 1
         let counts = "\(plural(requests, "request"))  \(seconds(elapsed))"
-        guard let total, total > 0 else { return "\(plural(records, "record"))  \(counts)" }
+        guard let total, total > 0 else {
+            let candidates = ["\(plural(records, "record"))  \(counts)", plural(records, "record")]
+            return candidates.first { $0.count <= room } ?? TerminalText.truncated(candidates[1], toWidth: room)
+        }
         let fraction = min(1, Double(records) / Double(total))
-        let filled = Int((fraction * 30).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
         let percent = String(Int((fraction * 100).rounded(.down)))
-        let padded = String(repeating: " ", count: max(0, 3 - percent.count)) + percent
-        return "[\(bar)] \(padded)%  \(records)/\(total) records  \(counts)"
+        let share = String(repeating: " ", count: max(0, 3 - percent.count)) + percent + "%"
+        let done = "\(records)/\(total) records"
+        let text = "\(share)  \(done)  \(counts)"
+        let barLength = min(30, room - 3 - text.count)
+        if barLength >= 10 {
+            let filled = Int((fraction * Double(barLength)).rounded(.down))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barLength - filled)
+            return "[\(bar)] \(text)"
+        }
+        let shorter = "\(share)  \(done)"
+        return text.count <= room ? text : TerminalText.truncated(shorter, toWidth: room)
     }
 
     /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`, with
@@ -126,5 +159,27 @@ final class Progress {
 
     private static func seconds(_ interval: TimeInterval) -> String {
         String(format: "%.1f s", interval)
+    }
+}
+
+/// A record writer that clears the progress bar before each record: the records and the bar
+/// share one terminal.
+private final class BarClearingWriter: RecordWriter {
+    private let writer: RecordWriter
+    private let console: Console
+
+    init(writer: RecordWriter, console: Console) {
+        self.writer = writer
+        self.console = console
+    }
+
+    func write(_ record: Record) throws {
+        console.clearStatus()
+        try writer.write(record)
+    }
+
+    func finish() throws {
+        console.clearStatus()
+        try writer.finish()
     }
 }

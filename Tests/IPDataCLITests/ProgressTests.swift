@@ -10,16 +10,43 @@ import XCTest
 final class ProgressTests: XCTestCase {
     func testTheBarShowsTheShareDone() {
         XCTAssertEqual(
-            Progress.barText(records: 3_300, total: 10_000, requests: 33, elapsed: 1.25),
+            Progress.barText(records: 3_300, total: 10_000, requests: 33, elapsed: 1.25, width: 80),
             "[#########---------------------]  33%  3300/10000 records  33 requests  1.2 s")
         XCTAssertEqual(
-            Progress.barText(records: 10, total: 10, requests: 1, elapsed: 0),
+            Progress.barText(records: 10, total: 10, requests: 1, elapsed: 0, width: 80),
             "[##############################] 100%  10/10 records  1 request  0.0 s")
     }
 
     func testWithoutATotalTheBarCounts() {
         XCTAssertEqual(
-            Progress.barText(records: 1, total: nil, requests: 1, elapsed: 0.5), "1 record  1 request  0.5 s")
+            Progress.barText(records: 1, total: nil, requests: 1, elapsed: 0.5, width: 80),
+            "1 record  1 request  0.5 s")
+    }
+
+    func testTheBarIsNarrowerThanTheTerminal() {
+        // 10000 single lookups (a free plan) made the bar 82 characters wide.
+        XCTAssertEqual(
+            Progress.barText(records: 10_000, total: 10_000, requests: 10_000, elapsed: 12.34, width: 80),
+            "[###########################] 100%  10000/10000 records  10000 requests  12.3 s")
+        XCTAssertEqual(
+            Progress.barText(records: 5_000, total: 10_000, requests: 50, elapsed: 1, width: 60),
+            "[######------]  50%  5000/10000 records  50 requests  1.0 s")
+        XCTAssertEqual(
+            Progress.barText(records: 5_000, total: 10_000, requests: 5_000, elapsed: 1, width: 50),
+            " 50%  5000/10000 records  5000 requests  1.0 s")
+        XCTAssertEqual(
+            Progress.barText(records: 5_000, total: 10_000, requests: 5_000, elapsed: 1, width: 30),
+            " 50%  5000/10000 records")
+        XCTAssertEqual(
+            Progress.barText(records: 5_000, total: 10_000, requests: 5, elapsed: 1, width: 12), " 50%  5000…")
+        XCTAssertEqual(Progress.barText(records: 5, total: nil, requests: 5, elapsed: 1, width: 12), "5 records")
+        for width in [1, 10, 20, 40, 60, 80, 120] {
+            for (records, total, requests) in [(1, 500, 5), (10_000, 10_000, 10_000), (123_456, nil, 1_235)] {
+                let text = Progress.barText(
+                    records: records, total: total, requests: requests, elapsed: 123.4, width: width)
+                XCTAssertLessThan(TerminalText.width(text), max(width, 1), "\(width): \(text)")
+            }
+        }
     }
 
     func testTheSummaryNamesRecordsFailuresRequestsAndTime() {

@@ -84,7 +84,11 @@ enum BulkCommand {
             addresses, fields: common.selection?.topLevelNames,
             options: LookupStreamOptions(
                 concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) }))
-        var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
+        var lookup = StreamingLookup(
+            selection: common.selection,
+            writer: progress.writer(
+                clearingTheBarBefore: writer, recordsOnStandardOutput: (common.outputPath ?? "-") == "-"),
+            progress: progress, console: console)
         lookup.ledger = ledger
         lookup.inputs = inputs
         lookup.printsSummary = true

@@ -3,11 +3,11 @@ import IPData
 /// Writes the results of a lookup stream (`client.lookupStream`) as records, in input order, as
 /// they arrive: shared by `ipdata IP IP…` and `ipdata bulk`.
 ///
-/// Every address gets a record. One that fails on its own (the API rejects it, or it is no
-/// address) becomes a record with `ip` and `error`, and the run goes on. A failure that every
-/// later lookup would share (a refused key, an exhausted quota) stops the run: no more input is
-/// read, but the answers of the requests already in flight are still written, and standard error
-/// says where to start again.
+/// Every address gets a record, and every record has the `ip` it is about, whatever `--fields`
+/// selects. One that fails on its own (the API rejects it, or it is no address) becomes a record
+/// with `ip` and `error`, and the run goes on. A failure that every later lookup would share (a
+/// refused key, an exhausted quota) stops the run: no more input is read, but the answers of the
+/// requests already in flight are still written, and standard error says where to start again.
 struct StreamingLookup {
     let selection: FieldSelection?
     let writer: RecordWriter
@@ -42,7 +42,10 @@ struct StreamingLookup {
                 let origin = ledger?.takeFirst()
                 switch item.result {
                 case .success(let response):
-                    try writer.write(try Record(encoding: response, selection: selection))
+                    var record = try Record(encoding: response, selection: selection)
+                    // Every record names its address, even when --fields leaves `ip` out.
+                    if record["ip"] == nil { record["ip"] = .string(item.ip) }
+                    try writer.write(record)
                     progress.recordWritten(failed: false)
                     if stop != nil { writtenAfterStop += 1 }
                 case .failure(let error) where error.stopsTheRun:

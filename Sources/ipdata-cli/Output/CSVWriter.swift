@@ -4,6 +4,10 @@ import Foundation
 ///
 /// Fields are quoted as RFC 4180 says: a field holding a comma, a double quote or a line break
 /// is enclosed in double quotes, with each double quote doubled. Lines end with `\n`.
+///
+/// A field that a spreadsheet would take for a formula (it starts with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return) gets a `'` in front, as OWASP advises against CSV injection, unless it
+/// is a plain number such as `-33.494` (a negative latitude), which no spreadsheet runs.
 final class CSVWriter: RecordWriter {
     private let columns: [String]
     private let sink: OutputSink
@@ -30,9 +34,22 @@ final class CSVWriter: RecordWriter {
         return columns.map(Self.field).joined(separator: ",") + "\n"
     }
 
-    /// One field, quoted when it must be.
-    static func field(_ text: String) -> String {
+    /// One field: neutralised when a spreadsheet would run it, quoted when it must be.
+    static func field(_ value: String) -> String {
+        let text = isFormula(value) ? "'" + value : value
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet would read `text` as a formula: it starts with one of OWASP's
+    /// characters and is not a plain number.
+    static func isFormula(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return false }
+        return !isPlainNumber(text)
+    }
+
+    /// `-12`, `+3.5`, `-1e-05`: digits, sign, point and exponent only, read whole as a number.
+    private static func isPlainNumber(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { "0123456789.eE+-".unicodeScalars.contains($0) } && Double(text) != nil
     }
 }

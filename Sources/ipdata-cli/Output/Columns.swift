@@ -19,8 +19,9 @@ enum Columns {
     /// The column a list adds for the addresses that failed.
     static let error = "error"
 
-    /// The columns for `format`: the selected paths or the default set, and in a list an `error`
-    /// column at the end (unless the selection names it already).
+    /// The columns for `format`: the selected paths or the default set; in a list of addresses an
+    /// `ip` column first (unless the selection names it already), so that every row names its
+    /// address, and in any list an `error` column at the end (unless the selection names it).
     static func columns(
         kind: RecordKind, format: OutputFormat, selection: FieldSelection?, shape: RecordShape
     ) -> [String] {
@@ -36,6 +37,7 @@ enum Columns {
             case (.asn, .csv), (.asn, .json), (.asn, .jsonl): columns = asnCSV
             }
         }
+        if shape == .list, kind == .address, !columns.contains("ip") { columns.insert("ip", at: 0) }
         if shape == .list, !columns.contains(error) { columns.append(error) }
         return columns
     }

@@ -7,12 +7,17 @@ protocol RecordWriter: AnyObject {
     func finish() throws
 }
 
-/// The writer for `format`; `columns` are the CSV and table columns.
-func makeRecordWriter(format: OutputFormat, shape: RecordShape, columns: [String], sink: OutputSink) -> RecordWriter {
+/// The writer for `format`; `columns` are the CSV and table columns, `tableWidth` the columns a
+/// table is fitted to (by default the terminal's: see `Terminal.width`, standard output first,
+/// then standard error, so a table piped to a pager fits the terminal it is read in).
+func makeRecordWriter(
+    format: OutputFormat, shape: RecordShape, columns: [String], sink: OutputSink,
+    tableWidth: Int = Terminal.width(of: [1, 2])
+) -> RecordWriter {
     switch format {
     case .json: return JSONWriter(style: shape == .single ? .object : .array, sink: sink)
     case .jsonl: return JSONWriter(style: .lines, sink: sink)
     case .csv: return CSVWriter(columns: columns, sink: sink)
-    case .table: return TableWriter(columns: columns, sink: sink)
+    case .table: return TableWriter(columns: columns, sink: sink, width: tableWidth)
     }
 }

@@ -15,11 +15,11 @@ final class RecordWriterTests: XCTestCase {
         "latitude": .number(-33.494),
     ]
 
-    private func write(_ records: [Record], format: OutputFormat, shape: RecordShape = .list, columns: [String]) throws
-        -> String
-    {
+    private func write(
+        _ records: [Record], format: OutputFormat, shape: RecordShape = .list, columns: [String], width: Int = 80
+    ) throws -> String {
         try captureOutput { sink in
-            let writer = makeRecordWriter(format: format, shape: shape, columns: columns, sink: sink)
+            let writer = makeRecordWriter(format: format, shape: shape, columns: columns, sink: sink, tableWidth: width)
             for record in records { try writer.write(record) }
             try writer.finish()
         }
@@ -56,6 +56,30 @@ final class RecordWriterTests: XCTestCase {
         XCTAssertEqual(CSVWriter.field("Mountain View"), "Mountain View")
         XCTAssertEqual(CSVWriter.field("2001:db8::1"), "2001:db8::1")
         XCTAssertEqual(CSVWriter.field(""), "")
+    }
+
+    func testCSVNeutralisesWhatASpreadsheetWouldRunAsAFormula() {
+        XCTAssertEqual(CSVWriter.field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"")
+        XCTAssertEqual(CSVWriter.field("+cmd|' /C calc'!A0"), "'+cmd|' /C calc'!A0")
+        XCTAssertEqual(CSVWriter.field("-2+3"), "'-2+3")
+        XCTAssertEqual(CSVWriter.field("@SUM(A1)"), "'@SUM(A1)")
+        XCTAssertEqual(CSVWriter.field("\tTAB"), "'\tTAB")
+        XCTAssertEqual(CSVWriter.field("\r=1"), "\"'\r=1\"")
+        XCTAssertEqual(CSVWriter.field("-"), "'-")
+    }
+
+    func testCSVKeepsPlainNumbersAndAddressesAsData() {
+        for number in ["-33.494", "-1", "+1", "-1e-05", "-0.5", "37.386", "15169"] {
+            XCTAssertEqual(CSVWriter.field(number), number)
+        }
+        XCTAssertEqual(CSVWriter.field("2001:db8::1"), "2001:db8::1")
+        XCTAssertEqual(CSVWriter.field("::ffff:1.2.3.4"), "::ffff:1.2.3.4")
+        XCTAssertEqual(CSVWriter.field("a=b"), "a=b")
+    }
+
+    func testCSVNeutralisesAFormulaInTheHeaderToo() throws {
+        let text = try write([["ip": .string("1.1.1.1")]], format: .csv, columns: ["=1+1", "ip"])
+        XCTAssertEqual(text, "'=1+1,ip\n,1.1.1.1\n")
     }
 
     func testCSVReadsNestedValuesByDottedPath() throws {
@@ -160,7 +184,7 @@ final class RecordWriterTests: XCTestCase {
     func testATableHoldsBackOnlyTheRowsThatSetTheWidths() throws {
         let sink = try OutputSink.file(atPath: try makeTemporaryDirectory().appendingPathComponent("table").path)
         let url = URL(fileURLWithPath: try XCTUnwrap(sink.temporaryPath), isDirectory: false)
-        let writer = TableWriter(columns: ["ip"], sink: sink)
+        let writer = TableWriter(columns: ["ip"], sink: sink, width: 80)
         for index in 0..<(TableWriter.alignmentRows - 1) { try writer.write(["ip": .string("\(index)")]) }
         XCTAssertEqual(try Data(contentsOf: url).count, 0)
         try writer.write(["ip": .string("last of the first block")])
@@ -170,7 +194,99 @@ final class RecordWriterTests: XCTestCase {
         XCTAssertEqual(lines.last, "streamed, wider than the widths")
     }
 
+    func testATableWritesControlCharactersOut() throws {
+        let text = try write(
+            [["ip": .string("\u{1B}[31m1.1.1.1"), "error": .string("\u{9B}2J \u{7F} \u{202E}txt")]], format: .table,
+            columns: ["ip", "error"])
+        XCTAssertEqual(text, "ip               error\n\\x1b[31m1.1.1.1  \\x9b2J \\x7f \\u202etxt\n")
+    }
+
+    func testATableFitsItsWidthAndCutsLongValuesWithAnEllipsis() throws {
+        let error = "Bad Request: not-an-ip does not appear to be an IPv4 or IPv6 address"
+        let records: [Record] = [
+            ["ip": .string("8.8.8.8"), "city": .string("Mountain View"), "country_code": .string("US")],
+            ["ip": .string("not-an-ip"), "error": .string(error)],
+        ]
+        let text = try write(records, format: .table, columns: ["ip", "city", "country_code", "error"], width: 60)
+        XCTAssertEqual(
+            text,
+            """
+            ip         city           country_code  error
+            8.8.8.8    Mountain View  US
+            not-an-ip                               Bad Request: not-an…
+
+            """)
+        for width in [20, 40, 60, 80] {
+            let lines = try write(
+                records, format: .table, columns: ["ip", "city", "country_code", "error"], width: width
+            )
+            .split(separator: "\n")
+            XCTAssertEqual(lines.count, 3)
+            XCTAssertTrue(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+        }
+    }
+
+    func testATableNarrowsTheWidestColumnsFirst() {
+        XCTAssertEqual(TableWriter.fit(headers: [2, 4, 12, 5], values: [9, 13, 2, 68], into: 60), [9, 13, 12, 20])
+        XCTAssertEqual(TableWriter.fit(headers: [2, 4], values: [15, 30], into: 80), [15, 30], "fits as it is")
+        XCTAssertEqual(TableWriter.fit(headers: [5, 5, 5], values: [30, 30, 30], into: 10), [5, 5, 5], "at least 5")
+    }
+
+    func testATableCutsHeadersLongerThanTheirValuesBeforeTheValues() {
+        // The default table columns: ip city region country_code asn.asn asn.name threat.is_threat error.
+        let headers = [2, 4, 6, 12, 7, 8, 16, 5]
+        let values = [15, 13, 10, 2, 7, 16, 5, 44]
+        XCTAssertEqual(TableWriter.fit(headers: headers, values: values, into: 80), [15, 9, 9, 5, 7, 8, 5, 8])
+        XCTAssertEqual(TableWriter.fit(headers: headers, values: values, into: 120), [15, 13, 10, 12, 7, 16, 16, 17])
+    }
+
+    func testATableKeepsTheFirstColumnWholeWhenItCan() {
+        XCTAssertEqual(TableWriter.fit(headers: [2, 4, 5], values: [15, 30, 60], into: 40), [15, 11, 10])
+        XCTAssertEqual(TableWriter.fit(headers: [2, 4], values: [39, 30], into: 60), [29, 29], "more than half")
+    }
+
+    func testATableAlignsWideCharactersByTheirDisplayWidth() throws {
+        let records: [Record] = [
+            ["ip": .string("8.8.8.8"), "emoji_flag": .string("🇺🇸"), "city": .string("Mountain View")],
+            ["ip": .string("東京"), "emoji_flag": .string("🇯🇵"), "city": .string("Tōkyō")],
+        ]
+        let text = try write(records, format: .table, columns: ["ip", "emoji_flag", "city"])
+        XCTAssertEqual(
+            text,
+            """
+            ip       emoji_flag  city
+            8.8.8.8  🇺🇸          Mountain View
+            東京     🇯🇵          Tōkyō
+
+            """)
+    }
+
+    func testATableCutsAStreamedValueToItsColumn() throws {
+        let sink = try OutputSink.file(atPath: try makeTemporaryDirectory().appendingPathComponent("table").path)
+        let url = URL(fileURLWithPath: try XCTUnwrap(sink.temporaryPath), isDirectory: false)
+        let writer = TableWriter(columns: ["ip", "city"], sink: sink, width: 30)
+        for _ in 0..<TableWriter.alignmentRows { try writer.write(["ip": .string("1.1.1.1"), "city": .string("x")]) }
+        try writer.write(["ip": .string("2001:4860:4860::8844"), "city": .string(String(repeating: "y", count: 40))])
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.last, "2001:4…  yyyyyyyyyyyyyyyyyyyy…")
+    }
+
     // MARK: Columns
+
+    func testAListOfAddressesAlwaysHasAnIPColumn() throws {
+        let selection = try FieldSelection(parsing: ["country_code,asn.name"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .list),
+            ["ip", "country_code", "asn.name", "error"])
+        XCTAssertEqual(
+            Columns.columns(kind: .address, format: .csv, selection: selection, shape: .single),
+            ["country_code", "asn.name"])
+        XCTAssertEqual(
+            Columns.columns(
+                kind: .address, format: .table, selection: try FieldSelection(parsing: ["city,ip"]),
+                shape: .list),
+            ["city", "ip", "error"])
+    }
 
     func testColumnsAreTheSelectedPathsPlusErrorInAList() throws {
         let selection = try FieldSelection(parsing: ["ip,asn.name"])
