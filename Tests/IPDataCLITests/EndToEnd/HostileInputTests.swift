@@ -19,6 +19,14 @@ final class HostileInputTests: CommandLineTestCase {
     private let notTheAPIsJSON =
         "Decoding failed: the answer is not the API's JSON (check --base-url, or a proxy in between)"
 
+    /// Runs `ipdata arguments…` with standard input read from `stdin`, for at most 30 s.
+    private func ipdata(_ arguments: [String], stdin: URL) throws -> BuiltBinary.Run {
+        try BuiltBinary.run(arguments, environment: childEnvironment(key: key), stdin: stdin, timeout: 30)
+    }
+
+    /// `/dev/zero`: input that never ends, and has no line end.
+    private let zeros = URL(fileURLWithPath: "/dev/zero")
+
     // MARK: Answers (items 24 and 15)
 
     func testAFieldOfAnAnswerNestedTooDeepIsAnErrorNotACrash() throws {
@@ -80,6 +88,35 @@ final class HostileInputTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "8.8.8.8\n")
         #endif
+    }
+
+    // MARK: Input (item 25)
+
+    func testBulkInputWithoutLineEndsStopsAtTheLineLimit() throws {
+        let run = try ipdata(["bulk"] + base, stdin: zeros)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(
+            run.stderrLines.first,
+            "ipdata: line 1 of standard input is longer than 1 MiB: expected one address or CSV row per line")
+    }
+
+    func testAnAddressFileWithALineTooLongNamesTheLine() throws {
+        let file = try makeFile("8.8.8.8\n" + String(repeating: "1", count: 1_048_577) + "\n1.1.1.1\n")
+        let run = try ipdata(["bulk", file.path] + base)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(
+            run.stderrLines.first,
+            "ipdata: line 2 of \(file.path) is longer than 1 MiB: expected one address or CSV row per line")
+    }
+
+    func testInitStopsAtAFirstLineLongerThanAnyKey() throws {
+        let run = try ipdata(["init"], stdin: zeros)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(
+            run.stderrLines, ["ipdata: line 1 of standard input is longer than 4 KiB: expected the API key on one line"]
+        )
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configDirectory.appendingPathComponent("ipdata").path))
     }
 }
 #endif
