@@ -95,9 +95,18 @@ struct AddressReader: AsyncSequence, Sendable {
         {
             // Most lines are a bare address: no need to parse them.
             guard line.contains(where: { $0 == "," || $0 == "\"" }) else { return [trimmed] }
+            // Quotes are counted line by line, not over the whole record again, and a row that
+            // goes on and on (a closing quote missing) is refused as a line that long would be.
             var record = line
-            while CSVRecord.isOpen(record), let more = try await reader.nextLine() {
+            var isOpen = CSVRecord.isOpen(line)
+            let row = "the CSV row on line \(reader.lineNumber - 1) of \(reader.name)"
+            while isOpen, let more = try await reader.nextLine() {
                 record += "\n" + more
+                guard record.utf8.count <= reader.maximumLineLength else {
+                    let limit = LineReader.size(reader.maximumLineLength)
+                    throw CommandError(.usage, "\(row) goes on past \(limit): is a closing quote missing?")
+                }
+                if CSVRecord.isOpen(more) { isOpen.toggle() }
             }
             return CSVRecord.fields(record).map { $0.trimmingCharacters(in: .whitespaces) }
         }

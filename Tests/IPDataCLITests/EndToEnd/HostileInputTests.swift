@@ -110,6 +110,17 @@ final class HostileInputTests: CommandLineTestCase {
             "ipdata: line 2 of \(file.path) is longer than 1 MiB: expected one address or CSV row per line")
     }
 
+    func testACSVRowWhoseQuoteNeverClosesStopsAtTheLineLimit() throws {
+        // 1.2 MB of lines inside one quoted field: its quotes were once counted again for every
+        // line added (30 s for 160 KB), and the row grew with the input.
+        let file = try makeFile("8.8.8.8\n\"unclosed\n" + String(repeating: "1.1.1.1\n", count: 150_000))
+        let run = try ipdata(["bulk", file.path] + base, stdin: zeros)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(
+            run.stderrLines.first,
+            "ipdata: the CSV row on line 2 of \(file.path) goes on past 1 MiB: is a closing quote missing?")
+    }
+
     func testInitStopsAtAFirstLineLongerThanAnyKey() throws {
         let run = try ipdata(["init"], stdin: zeros)
         XCTAssertEqual(run.status, 2, run.stderr)
