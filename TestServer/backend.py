@@ -365,6 +365,17 @@ class Handler(BaseHTTPRequestHandler):
             # a gateway's 1 MiB error page
             page = b"<html><head><title>502 Bad Gateway</title></head><body>" + b"<p>x</p>" * 131072 + b"</body></html>"
             self._send(502, page, ctype="text/html")
+        elif kind == "deep-json":
+            # 100,000 nested arrays (200 KB): valid JSON that a recursive parser without a depth
+            # limit cannot read without running out of stack
+            self._send(200, b"[" * 100_000 + b"]" * 100_000)
+        elif kind == "html-ok":
+            # a captive portal or a misconfigured proxy: an HTML page with status 200
+            self._send(200, b"<html><head><title>Sign in</title></head><body><p>Sign in</p></body></html>",
+                       ctype="text/html")
+        elif kind == "empty-503":
+            # a load balancer with no server behind it: 503 and no body at all
+            self._send(503, b"", ctype="text/plain")
         else:
             self._error(404, "no such hostile answer: %s" % kind)
 

@@ -13,11 +13,24 @@ extension IPDataError {
         switch self {
         case .unauthorized:
             return "\(description) (check the key: ipdata init, IPDATA_API_KEY or --api-key)"
+        case .networkError(let error as URLError) where error.code == .badURL && Self.isIPv6Literal(error.failingURL):
+            return "Network error: URLSession on Linux cannot reach an IPv6 literal such as [::1] "
+                + "(swift-corelibs-foundation issue 5496): use a host name, such as localhost (URLError -1000)"
         case .networkError(let error as URLError):
             return "Network error: \(Self.text(of: error)) (URLError \(error.code.rawValue))"
+        case .decodingFailed:
+            return "Decoding failed: the answer is not the API's JSON (\(Self.checkTheServer))"
         default:
             return description
         }
+    }
+
+    /// What to check when an answer is one no ipdata server sends.
+    static let checkTheServer = "check --base-url, or a proxy in between"
+
+    /// Whether `url`'s host is an IPv6 address in brackets.
+    private static func isIPv6Literal(_ url: URL?) -> Bool {
+        url?.absoluteString.contains("://[") == true
     }
 
     /// Whether every later lookup would fail the same way, so a run stops at once: a key the API

@@ -39,9 +39,14 @@ enum InitCommand {
         return .success
     }
 
+    /// The longest key `ipdata init` reads: 4 KiB. The API's keys have 56 characters; a longer
+    /// first line is some other file, or a stream without line ends such as `/dev/zero`.
+    static let maximumKeyLength = 4096
+
     /// The first line of standard input; on a terminal, after a prompt, without echoing it.
     private static func readKey(console: Console) async throws -> String {
-        guard isatty(STDIN_FILENO) == 1 else { return try await LineReader.standardInput().nextLine() ?? "" }
+        let reader = LineReader.standardInput(maximumLineLength: maximumKeyLength, expected: "the API key on one line")
+        guard isatty(STDIN_FILENO) == 1 else { return try await reader.nextLine() ?? "" }
         FileHandle.standardError.write(Data("API key: ".utf8))
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
@@ -54,6 +59,6 @@ enum InitCommand {
             if canHide { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
-        return try await LineReader.standardInput().nextLine() ?? ""
+        return try await reader.nextLine() ?? ""
     }
 }

@@ -197,7 +197,18 @@ enum LookupCommand {
                 let body = try await client.lookupField(ip, field: steps[0])
                 var text = String(decoding: body, as: UTF8.self)
                 if steps.count > 1 {
-                    guard let value = (try? JSONParser.parse(body))?.value(at: Array(steps.dropFirst())) else {
+                    // A text field comes as plain text, not JSON: it has no fields either.
+                    var answer: JSONValue?
+                    do {
+                        answer = try JSONParser.parse(body)
+                    } catch let error as JSONParser.Malformed where error.isTooDeep {
+                        console.error(
+                            "\(label)the answer for \(steps[0]) is \(error), which the API never sends "
+                                + "(\(IPDataError.checkTheServer))")
+                        status = .lookupFailed
+                        continue
+                    } catch {}
+                    guard let value = answer?.value(at: Array(steps.dropFirst())) else {
                         console.error("\(label)the answer has no field \(path)")
                         status = .lookupFailed
                         continue

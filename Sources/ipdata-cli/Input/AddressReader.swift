@@ -159,13 +159,16 @@ struct AddressReader: AsyncSequence, Sendable {
             var record = line
             if CSVRecord.isOpen(record) {
                 var following: [(Int, String)] = []
-                while csv, CSVRecord.isOpen(record), following.count < AddressReader.maximumRecordLines - 1,
+                // Quotes are counted line by line, not over the whole record again.
+                var isOpen = true
+                while csv, isOpen, following.count < AddressReader.maximumRecordLines - 1,
                     let more = try await nextLine(from: reader)
                 {
                     following.append(more)
                     record += "\n" + more.1
+                    if CSVRecord.isOpen(more.1) { isOpen.toggle() }
                 }
-                guard !CSVRecord.isOpen(record) else {
+                guard !isOpen else {
                     // No closing quote in reach: this line alone, and the next lines read again.
                     pushedBack = following + pushedBack
                     return ([], "line \(number) of \(reader.name) has an unbalanced quote")

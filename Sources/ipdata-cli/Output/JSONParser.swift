@@ -5,15 +5,30 @@ import Foundation
 /// Every result is turned into JSON and read back, so this is on the path of every record; a
 /// parser of its own reads a record several times faster than `JSONDecoder` can into an enum,
 /// and tells integers, decimals and booleans apart the same way on every platform.
+///
+/// It also reads answers of servers it cannot trust (`--base-url`, a proxy on the way), so
+/// arrays and objects nest at most `maximumDepth` deep: each level is a call of its own, and a
+/// text of a hundred thousand `[` would otherwise run out of stack.
 struct JSONParser {
-    /// Text that is not JSON.
+    /// How deep arrays and objects may nest: `JSONDecoder`'s and `JSONSerialization`'s limit too,
+    /// so an answer the library reads is never refused here. The API's own nest 4 deep at most.
+    static let maximumDepth = 512
+
+    /// Text that is not JSON, or nests deeper than `maximumDepth`.
     struct Malformed: Error, CustomStringConvertible {
         let offset: Int
-        var description: String { "not valid JSON (at byte \(offset))" }
+        var isTooDeep = false
+        var description: String {
+            isTooDeep
+                ? "JSON nested more than \(JSONParser.maximumDepth) levels deep (at byte \(offset))"
+                : "not valid JSON (at byte \(offset))"
+        }
     }
 
     private let bytes: [UInt8]
     private var index = 0
+    /// The arrays and objects open around `index`.
+    private var depth = 0
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -43,7 +58,8 @@ struct JSONParser {
     }
 
     private mutating func object() throws -> JSONValue {
-        index += 1
+        try enterContainer()
+        defer { depth -= 1 }
         var object: [String: JSONValue] = [:]
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return .object(object) }
@@ -61,7 +77,8 @@ struct JSONParser {
     }
 
     private mutating func array() throws -> JSONValue {
-        index += 1
+        try enterContainer()
+        defer { depth -= 1 }
         var array: [JSONValue] = []
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return .array(array) }
@@ -71,6 +88,13 @@ struct JSONParser {
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "]")) else { throw Malformed(offset: index) }
         return .array(array)
+    }
+
+    /// Steps past the `[` or `{` at `index`, one level deeper; throws past `maximumDepth`.
+    private mutating func enterContainer() throws {
+        guard depth < Self.maximumDepth else { throw Malformed(offset: index, isTooDeep: true) }
+        depth += 1
+        index += 1
     }
 
     private mutating func string() throws -> String {

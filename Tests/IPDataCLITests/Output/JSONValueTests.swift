@@ -69,6 +69,38 @@ final class JSONValueTests: XCTestCase {
         }
     }
 
+    func testTheParserReadsNestingAsDeepAsJSONSerializationDoes() throws {
+        let depth = JSONParser.maximumDepth
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)))
+        var value = try parse(text)
+        var levels = 1
+        while case .array(let elements) = value, let first = elements.first {
+            value = first
+            levels += 1
+        }
+        XCTAssertEqual(levels, depth)
+        XCTAssertNoThrow(
+            try parse(
+                #"{"a": "# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"))
+    }
+
+    func testTheParserRefusesDeeperNestingInsteadOfRunningOutOfStack() {
+        // 200 KB of brackets: without a limit, one call per level ends in a segmentation fault.
+        for text in [
+            String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+            String(repeating: #"{"a":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000),
+            String(repeating: "[", count: JSONParser.maximumDepth + 1),
+        ] {
+            XCTAssertThrowsError(try parse(text)) { error in
+                guard let malformed = error as? JSONParser.Malformed else { return XCTFail("\(error)") }
+                XCTAssertTrue(malformed.isTooDeep)
+                XCTAssertEqual(
+                    malformed.description, "JSON nested more than 512 levels deep (at byte \(malformed.offset))")
+            }
+        }
+    }
+
     func testTheWriterEscapesWhatJSONRequires() {
         XCTAssertEqual(JSONValue.string("a\"b\\c\n\u{1}/é").jsonText(), #""a\"b\\c\n\u0001/é""#)
     }
