@@ -11,15 +11,39 @@ final class StreamEvents: Sendable {
     }
 
     private let counts = Locked(Counts())
+    /// Prints a notice on standard error at once, from the thread of the event.
+    private let announce: @Sendable (String) -> Void
 
-    /// Records one event; pass this as `onEvent`.
+    /// The notice of the switch to single lookups.
+    static let switchNotice = "this API key's plan does not allow bulk requests: continuing with single lookups"
+
+    /// - Parameter announce: Prints a notice at once; by default a line on standard error (after
+    ///   clearing a progress bar on a terminal).
+    init(announce: @escaping @Sendable (String) -> Void = StreamEvents.printOnStandardError) {
+        self.announce = announce
+    }
+
+    /// Records one event; pass this as `onEvent`. The switch to single lookups is announced at
+    /// once, before the first single lookup goes out (it may take a while to come back).
     func record(_ event: LookupStreamEvent) {
-        counts.withLock { counts in
+        let announces = counts.withLock { counts -> Bool in
             switch event {
-            case .requestSent: counts.requests += 1
-            case .switchedToSingleLookups: counts.switched = true
+            case .requestSent:
+                counts.requests += 1
+                return false
+            case .switchedToSingleLookups:
+                counts.switched = true
+                defer { counts.switchReported = true }
+                return !counts.switchReported
             }
         }
+        if announces { announce(Self.switchNotice) }
+    }
+
+    /// `ipdata: TEXT` on standard error, on a line of its own.
+    @Sendable static func printOnStandardError(_ text: String) {
+        let clear = Terminal.isTerminal(2) ? "\r\u{1B}[K" : ""
+        FileHandle.standardError.write(Data((clear + "ipdata: " + text + "\n").utf8))
     }
 
     /// The requests sent so far: bulk requests, and single lookups after a switch.
@@ -100,11 +124,9 @@ final class Progress {
                 width: Terminal.width(of: [2], columnsVariable: columnsVariable)))
     }
 
-    /// Says, once, that the stream went on with single lookups.
+    /// Says, once, that the stream went on with single lookups, if `events` has not yet.
     func reportSwitchIfNeeded() {
-        if events.takeSwitchToSingleLookups() {
-            console.note("this API key's plan does not allow bulk requests: continuing with single lookups")
-        }
+        if events.takeSwitchToSingleLookups() { console.note(StreamEvents.switchNotice) }
     }
 
     /// Removes the bar and prints the summary line; `notAttempted` says what a stopped run left

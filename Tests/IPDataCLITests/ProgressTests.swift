@@ -58,15 +58,19 @@ final class ProgressTests: XCTestCase {
             "1 record, 0 failed, 1 request sent, 0.0 s elapsed")
     }
 
-    func testEventsCountRequestsAndReportTheSwitchOnce() {
-        let events = StreamEvents()
+    func testEventsCountRequestsAndAnnounceTheSwitchOnceAtOnce() {
+        let announced = Locked<[String]>([])
+        let events = StreamEvents(announce: { text in announced.withLock { $0.append(text) } })
         XCTAssertFalse(events.takeSwitchToSingleLookups())
         events.record(.requestSent(addresses: 100))
         events.record(.switchedToSingleLookups)
+        // Announced when it happens, before the first single lookup, not when a record is written.
+        XCTAssertEqual(announced.withLock { $0 }, [StreamEvents.switchNotice])
         events.record(.requestSent(addresses: 1))
+        events.record(.switchedToSingleLookups)
         XCTAssertEqual(events.requestsSent, 2)
-        XCTAssertTrue(events.takeSwitchToSingleLookups())
-        XCTAssertFalse(events.takeSwitchToSingleLookups())
+        XCTAssertEqual(announced.withLock { $0 }.count, 1, "once")
+        XCTAssertFalse(events.takeSwitchToSingleLookups(), "already said: the progress does not say it again")
     }
 
     func testEventsFromManyThreadsAreAllCounted() async {

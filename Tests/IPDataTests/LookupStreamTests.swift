@@ -95,6 +95,33 @@ final class LookupStreamTests: MockedClientTestCase {
         XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 250)
     }
 
+    func testAfterTheSwitchEachSingleLookupIsHandedOutAsSoonAsItsTurnComes() async throws {
+        // Not a chunk of 100 single lookups one after another before the first result: the
+        // window holds `concurrency` single lookups, and the first answer comes out at once.
+        answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
+        let events = Locked<[LookupStreamEvent]>([])
+        var iterator = client.lookupStream(
+            addresses(250),
+            options: LookupStreamOptions(concurrency: 4, onEvent: { e in events.withLock { $0.append(e) } })
+        ).makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first?.ip, "8.0.0.0")
+        XCTAssertEqual(first?.response?.ip, "8.0.0.0")
+        XCTAssertLessThanOrEqual(sent.filter { $0.method == "GET" }.count, 4, "no more single lookups than the window")
+        // The switch is reported before any single lookup goes out.
+        let recorded = events.withLock { $0 }
+        let switchIndex = recorded.firstIndex { if case .switchedToSingleLookups = $0 { true } else { false } }
+        let firstSingle = recorded.firstIndex { if case .requestSent(1) = $0 { true } else { false } }
+        XCTAssertLessThan(try XCTUnwrap(switchIndex), try XCTUnwrap(firstSingle))
+        var count = 1
+        while let result = try await iterator.next() {
+            XCTAssertEqual(result.ip, addresses(250)[count])
+            count += 1
+        }
+        XCTAssertEqual(count, 250)
+        XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 250)
+    }
+
     func testEventsReportRequestsAndTheSwitchOnce() async throws {
         answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
         let events = Locked<[LookupStreamEvent]>([])

@@ -3,7 +3,9 @@
 /// Made by `IPDataClient.lookupStream(_:fields:options:)`. Work starts when you iterate: the
 /// stream reads addresses in chunks of up to 100 (one `POST /bulk` each) and keeps up to
 /// `options.concurrency` chunks in flight, reading more input only as results are consumed, so
-/// memory stays bounded by that window whatever the size of the input. Stopping the iteration
+/// memory stays bounded by that window whatever the size of the input. Once the plan has refused
+/// bulk requests, each address is a single lookup of its own, `options.concurrency` of them in
+/// flight, and each result is handed out as soon as the ones before it are. Stopping the iteration
 /// cancels the requests still in flight; cancelling its task does too, and ends the iteration
 /// (`next()` returns nil, as `AsyncStream` does).
 public struct IPLookupStream: AsyncSequence, Sendable {
