@@ -37,9 +37,25 @@ struct StreamingLookup {
         var refused = 0
         var writtenAfterStop = 0
         var results = stream.makeAsyncIterator()
+        /// Writes the records of the duplicates now due: the answers of their first reading.
+        func writeDuplicates() throws {
+            guard let ledger else { return }
+            while let duplicate = ledger.takeDuplicate(), let key = duplicate.key {
+                guard let answer = ledger.answerForDuplicate(of: key) else {
+                    refused += 1
+                    continue
+                }
+                try writer.write(answer.record)
+                progress.recordWritten(failed: answer.failed)
+                status = status.combined(with: answer.status)
+                if stop != nil { writtenAfterStop += 1 }
+            }
+        }
         do {
             while let item = try await results.next() {
+                try writeDuplicates()
                 let origin = ledger?.takeFirst()
+                defer { try? writeDuplicates() }
                 switch item.result {
                 case .success(let response):
                     var record = try Record(encoding: response, selection: selection)
@@ -47,9 +63,13 @@ struct StreamingLookup {
                     if record["ip"] == nil { record["ip"] = .string(item.ip) }
                     try writer.write(record)
                     progress.recordWritten(failed: false)
+                    if let key = origin?.key {
+                        ledger?.answered(key, with: InputLedger.Answer(record: record, failed: false, status: .success))
+                    }
                     if stop != nil { writtenAfterStop += 1 }
                 case .failure(let error) where error.stopsTheRun:
                     refused += 1
+                    if let key = origin?.key { ledger?.answered(key, with: nil) }
                     guard stop == nil else { continue }
                     stop = (error, origin)
                     progress.reportSwitchIfNeeded()
@@ -61,14 +81,20 @@ struct StreamingLookup {
                     ledger.stop()
                 case .failure(let error):
                     let message = origin?.problem ?? error.commandLineMessage
-                    try writer.write([
+                    let record: Record = [
                         "ip": .string(item.ip), Columns.error: .string(console.oneLine(message)),
-                    ])
+                    ]
+                    try writer.write(record)
                     progress.recordWritten(failed: true)
-                    status = status.combined(with: origin?.problem == nil ? error.exitStatus : .lookupFailed)
+                    let failure = origin?.problem == nil ? error.exitStatus : ExitStatus.lookupFailed
+                    status = status.combined(with: failure)
+                    if let key = origin?.key {
+                        ledger?.answered(key, with: InputLedger.Answer(record: record, failed: true, status: failure))
+                    }
                 }
                 if stop != nil, ledger == nil { break }
             }
+            try writeDuplicates()
         } catch {
             try? writer.finish()
             throw error

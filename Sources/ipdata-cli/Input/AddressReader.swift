@@ -121,8 +121,18 @@ struct AddressReader: AsyncSequence, Sendable {
                     ledger?.append(origin("line \(number) of \(reader.name) has no column \(index + 1)"))
                     return trimmed
                 }
-                ledger?.append(origin(nil))
-                return fields[index]
+                let address = fields[index]
+                guard let ledger else { return address }
+                var entry = origin(nil)
+                entry.key = IPAddress.canonical(address)
+                // An address read before is not sent again: its record repeats the earlier answer.
+                if let key = entry.key, ledger.admit(key) {
+                    entry.isDuplicate = true
+                    ledger.append(entry)
+                    continue
+                }
+                ledger.append(entry)
+                return address
             }
             if let ledger, ledger.unread == .unknown { ledger.unread = .counted(0) }
             return nil

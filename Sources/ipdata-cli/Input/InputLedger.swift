@@ -18,7 +18,25 @@ final class InputLedger: Sendable {
         /// Why the line is not an address, when the reader can tell (an unbalanced quote, a row
         /// too short for the column); the result is then an error record with this text.
         let problem: String?
+        /// The address in canonical form, when it is one (the key of `admit(_:)`).
+        var key: String?
+        /// The address was read before and was not sent again: its record is the earlier answer.
+        var isDuplicate = false
     }
+
+    /// What the writer keeps of an answer, for the same address read again.
+    struct Answer {
+        let record: Record
+        let failed: Bool
+        let status: ExitStatus
+    }
+
+    /// How many answers are kept for addresses read again (the most recent ones), besides those a
+    /// waiting duplicate needs: each is one record, so memory stays bounded.
+    static let keptAnswers = 4_096
+    /// The most duplicates waiting for their first answer at once; past it an address is sent
+    /// again rather than held, so a long run of one address cannot fill memory.
+    static let waitingDuplicates = 10_000
 
     /// What the reader left unread after a stop.
     enum Unread: Sendable, Equatable {
@@ -35,6 +53,15 @@ final class InputLedger: Sendable {
         var head = 0
         var isStopped = false
         var unread = Unread.unknown
+        /// Entries (the first and its duplicates) not yet written, by address.
+        var unwritten: [String: Int] = [:]
+        var waitingDuplicates = 0
+        /// Answers kept, by address, and the order they came in (oldest first, from `orderHead`).
+        var answers: [String: Answer] = [:]
+        var answerOrder: [String] = []
+        var orderHead = 0
+        /// Addresses answered more than once, that is sent once and written again.
+        var duplicatesAnswered = 0
     }
 
     private let state = Locked(State())
@@ -55,6 +82,80 @@ final class InputLedger: Sendable {
                 state.head = 0
             }
             return origin
+        }
+    }
+
+    // MARK: Duplicates
+
+    /// Whether the address `key` was read before and its answer will be at hand when its record
+    /// is due (still to be written, or kept): then it is not sent again. Counts the entry.
+    func admit(_ key: String) -> Bool {
+        state.withLock { state in
+            let unwritten = state.unwritten[key, default: 0]
+            let isDuplicate =
+                (unwritten > 0 || state.answers[key] != nil) && state.waitingDuplicates < Self.waitingDuplicates
+            state.unwritten[key] = unwritten + 1
+            if isDuplicate { state.waitingDuplicates += 1 }
+            return isDuplicate
+        }
+    }
+
+    /// Records the answer for `key` as its entry is written, keeping it for duplicates; nil when
+    /// there is none to keep (the run stopped on it).
+    func answered(_ key: String, with answer: Answer?) {
+        state.withLock { state in
+            state.unwritten[key, default: 1] -= 1
+            if state.unwritten[key] == 0 { state.unwritten[key] = nil }
+            guard let answer else { return }
+            if state.answers.updateValue(answer, forKey: key) == nil { state.answerOrder.append(key) }
+            Self.evict(&state)
+        }
+    }
+
+    /// The answer for a duplicate of `key`, as its record is due (nil when the first was never
+    /// answered: the run stopped).
+    func answerForDuplicate(of key: String) -> Answer? {
+        state.withLock { state in
+            state.waitingDuplicates -= 1
+            state.unwritten[key, default: 1] -= 1
+            if state.unwritten[key] == 0 { state.unwritten[key] = nil }
+            let answer = state.answers[key]
+            if answer != nil { state.duplicatesAnswered += 1 }
+            Self.evict(&state)
+            return answer
+        }
+    }
+
+    /// Addresses written from an earlier answer instead of a request.
+    var duplicatesAnswered: Int { state.withLock { $0.duplicatesAnswered } }
+
+    /// Drops the oldest answers past `keptAnswers`, except those a duplicate still waits for
+    /// (moved to the back of the order instead).
+    private static func evict(_ state: inout State) {
+        var looked = 0
+        let waiting = state.answerOrder.count - state.orderHead
+        while state.answers.count > keptAnswers, looked < waiting {
+            let key = state.answerOrder[state.orderHead]
+            state.orderHead += 1
+            looked += 1
+            if state.unwritten[key] != nil {
+                state.answerOrder.append(key)
+            } else {
+                state.answers[key] = nil
+            }
+        }
+        if state.orderHead >= keptAnswers, state.orderHead * 2 >= state.answerOrder.count {
+            state.answerOrder.removeFirst(state.orderHead)
+            state.orderHead = 0
+        }
+    }
+
+    /// The next entry to write, if it is a duplicate (its first answer is already written).
+    func takeDuplicate() -> Origin? {
+        state.withLock { state in
+            guard state.head < state.origins.count, state.origins[state.head].isDuplicate else { return nil }
+            defer { state.head += 1 }
+            return state.origins[state.head]
         }
     }
 
