@@ -200,6 +200,13 @@ private final class BarClearingWriter: RecordWriter {
         try writer.write(record)
     }
 
+    func write(json: Data, orRecord record: () throws -> Record) throws {
+        console.clearStatus()
+        try writer.write(json: json, orRecord: record)
+    }
+
+    var printsJSON: Bool { writer.printsJSON }
+
     func finish() throws {
         console.clearStatus()
         try writer.finish()

@@ -23,4 +23,15 @@ final class JSONArrayScanTests: XCTestCase {
         let million = "[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]"
         XCTAssertEqual(count(million, limit: 2), 3)
     }
+
+    func testElementRangesAreEachElementWithoutTheWhitespaceAround() {
+        let body = Data(#" [ {"a": [1, {"b": "],}"}]} ,"x\"y", 3 ,null,[ ] ] "#.utf8)
+        let ranges = JSONArrayScan.elementRanges(of: body)
+        XCTAssertEqual(
+            ranges?.map { String(decoding: body[$0], as: UTF8.self) },
+            [#"{"a": [1, {"b": "],}"}]}"#, #""x\"y""#, "3", "null", "[ ]"])
+        XCTAssertEqual(JSONArrayScan.elementRanges(of: Data("[]".utf8)), [])
+        XCTAssertNil(JSONArrayScan.elementRanges(of: Data(#"{"a": 1}"#.utf8)), "not an array")
+        XCTAssertNil(JSONArrayScan.elementRanges(of: Data("[1, 2".utf8)), "cut short")
+    }
 }

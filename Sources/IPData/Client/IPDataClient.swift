@@ -43,7 +43,13 @@ public final class IPDataClient: Sendable {
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
-    let coalescer = RequestCoalescer<IPResponse>()
+    let coalescer = RequestCoalescer<Answer>()
+
+    /// An answer and the bytes it was decoded from (nil when it came from the cache).
+    package struct Answer: Sendable {
+        package let response: IPResponse
+        package let json: Data?
+    }
     /// When a policy retries rate limits: the clock time before which this client sends no
     /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
     /// the one that was refused.
@@ -153,7 +159,13 @@ public final class IPDataClient: Sendable {
     /// - Parameter fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty
     ///   for all. Names are sent as given.
     public func lookup(fields: [String]? = nil) async throws -> IPResponse {
-        try await decode(IPResponse.self, from: send(.ownAddress, fields: fields))
+        try await ownAddressAnswer(fields: fields).response
+    }
+
+    /// `lookup(fields:)` with the bytes of the API's answer.
+    package func ownAddressAnswer(fields: [String]?) async throws -> Answer {
+        let body = try await send(.ownAddress, fields: fields)
+        return Answer(response: try decode(IPResponse.self, from: body), json: body)
     }
 
     /// Looks up one IPv4 or IPv6 address.
@@ -171,16 +183,24 @@ public final class IPDataClient: Sendable {
 
     /// `lookup(_:fields:)`, calling `willSend` when a request actually goes out.
     func lookup(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws -> IPResponse {
+        try await lookupAnswer(ip, fields: fields, willSend: willSend).response
+    }
+
+    /// `lookup(_:fields:)` with the bytes of the API's answer (nil for a cached answer).
+    package func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
+        -> Answer
+    {
         guard let key = LookupCache.key(address: ip, fields: fields) else {
             throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
         }
-        if let cached = cache?.value(forKey: key) { return cached }
+        if let cached = cache?.value(forKey: key) { return Answer(response: cached, json: nil) }
         return try await coalescer.value(forKey: key) {
             willSend?()
-            let response = try decode(IPResponse.self, from: await send(.address(ip), fields: fields))
+            let body = try await send(.address(ip), fields: fields)
+            let response = try decode(IPResponse.self, from: body)
             // Filled before the shared request closes, so no later caller slips between the two.
             cache?.insert(response, forKey: key)
-            return response
+            return Answer(response: response, json: body)
         }
     }
 
@@ -211,14 +231,24 @@ public final class IPDataClient: Sendable {
     func bulkLookup(
         _ ips: [String], fields: [String]?, willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [IPResponse] {
+        try await bulkLookupAnswers(ips, fields: fields, keepsJSON: false, willSend: willSend).map(\.response)
+    }
+
+    /// `bulkLookup(_:fields:)`, calling `willSend` when a request actually goes out, with the
+    /// bytes of each address's element of the API's answer when `keepsJSON` (nil for an address
+    /// answered from the cache or refused without a request).
+    func bulkLookupAnswers(
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?
+    ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCache.key(address: $0, fields: fields) }
         var results = zip(ips, keys).map { ip, key -> IPResponse? in
             guard let key else { return IPResponse(rejected: ip, message: APIMessage.invalidAddress(ip)) }
             return cache?.value(forKey: key)
         }
+        var json = [Data?](repeating: nil, count: ips.count)
         let pending = results.indices.filter { results[$0] == nil }
-        guard !pending.isEmpty else { return results.compactMap { $0 } }
+        guard !pending.isEmpty else { return results.compactMap { $0.map { Answer(response: $0, json: nil) } } }
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
@@ -230,6 +260,9 @@ public final class IPDataClient: Sendable {
         let answers = try decode([LenientElement<IPResponse>].self, from: body)
         guard answers.count == addresses.count else {
             throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
+        }
+        if keepsJSON, let ranges = JSONArrayScan.elementRanges(of: body), ranges.count == pending.count {
+            for (index, range) in zip(pending, ranges) { json[index] = body.subdata(in: range) }
         }
         for (index, answer) in zip(pending, answers) {
             let address = ips[index]
@@ -246,7 +279,7 @@ public final class IPDataClient: Sendable {
             }
             results[index] = result
         }
-        return results.compactMap { $0 }
+        return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
     }
 
     /// A bulk answer with another number of results than addresses sent; `got` nil for more.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The outcome for one address in a lookup of many: the answer, or why there is none.
 public struct IPLookupResult: Sendable {
     /// The address as it was given.
@@ -27,9 +29,14 @@ public struct IPLookupResult: Sendable {
     /// failures usually affect every later address too: stop, or carry on, as you see fit.
     public let isRequestFailure: Bool
 
-    init(ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false) {
+    /// The bytes of the API's answer for this address (its element of a bulk answer), when the
+    /// stream was asked to keep them (`LookupStreamOptions.keepsJSON`) and a request answered it.
+    package let json: Data?
+
+    init(ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false, json: Data? = nil) {
         self.ip = ip
         self.result = result
         self.isRequestFailure = isRequestFailure
+        self.json = json
     }
 }

@@ -42,7 +42,8 @@ final class LookupPipeline {
         self.fields = fields
         self.concurrency = max(1, options.concurrency)
         self.source = source
-        self.mode = BulkMode(fallsBack: options.fallsBackToSingleLookups, onEvent: options.onEvent)
+        self.mode = BulkMode(
+            fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON, onEvent: options.onEvent)
     }
 
     deinit {
@@ -155,14 +156,14 @@ enum ChunkLookup {
         _ chunk: [String], client: IPDataClient, fields: [String]?, mode: BulkMode
     ) async -> [IPLookupResult]? {
         do {
-            let responses = try await client.bulkLookup(chunk, fields: fields) { count in
-                mode.onEvent?(.requestSent(addresses: count))
+            let answers = try await client.bulkLookupAnswers(chunk, fields: fields, keepsJSON: mode.keepsJSON) {
+                count in mode.onEvent?(.requestSent(addresses: count))
             }
-            return zip(chunk, responses).map { address, response in
-                if let message = response.message {
+            return zip(chunk, answers).map { address, answer in
+                if let message = answer.response.message {
                     return IPLookupResult(ip: address, result: .failure(.badRequest(message)))
                 }
-                return IPLookupResult(ip: address, result: .success(response))
+                return IPLookupResult(ip: address, result: .success(answer.response), json: answer.json)
             }
         } catch let error as IPDataError {
             guard mode.fallsBack, APIMessage.isBulkNotInPlan(error) else {
@@ -181,10 +182,11 @@ enum ChunkLookup {
         _ address: String, client: IPDataClient, fields: [String]?, mode: BulkMode
     ) async -> IPLookupResult {
         do {
-            let response = try await client.lookup(address, fields: fields) {
+            let answer = try await client.lookupAnswer(address, fields: fields) {
                 mode.onEvent?(.requestSent(addresses: 1))
             }
-            return IPLookupResult(ip: address, result: .success(response))
+            return IPLookupResult(
+                ip: address, result: .success(answer.response), json: mode.keepsJSON ? answer.json : nil)
         } catch let error as IPDataError {
             // One address per request: only the API refusing the address is its own failure.
             let ownFailure: Bool
@@ -199,11 +201,14 @@ enum ChunkLookup {
 /// Whether a stream still sends bulk requests, shared by its chunk lookups.
 final class BulkMode: Sendable {
     let fallsBack: Bool
+    /// Results carry the bytes of the API's answer (`LookupStreamOptions.keepsJSON`).
+    let keepsJSON: Bool
     let onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     private let singleLookups = Locked(false)
 
-    init(fallsBack: Bool, onEvent: (@Sendable (LookupStreamEvent) -> Void)?) {
+    init(fallsBack: Bool, keepsJSON: Bool = false, onEvent: (@Sendable (LookupStreamEvent) -> Void)?) {
         self.fallsBack = fallsBack
+        self.keepsJSON = keepsJSON
         self.onEvent = onEvent
     }
 

@@ -10,6 +10,10 @@ public struct LookupStreamOptions: Sendable {
     /// Called, from any thread, as the stream works: for progress displays and summaries.
     public var onEvent: (@Sendable (LookupStreamEvent) -> Void)?
 
+    /// Keep the bytes of the API's answer for each address (`IPLookupResult.json`), for a tool
+    /// that prints what the API sent rather than the decoded model (the `ipdata` command).
+    package var keepsJSON = false
+
     /// Options for a lookup of many addresses.
     public init(
         concurrency: Int = 4, fallsBackToSingleLookups: Bool = true,

@@ -80,10 +80,11 @@ enum BulkCommand {
         }
         let progress = Progress(console: console, showsBar: showsBar, total: total)
         let events = progress.events
-        let stream = client.lookupStream(
-            addresses, fields: common.selection?.topLevelNames,
-            options: LookupStreamOptions(
-                concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) }))
+        var options = LookupStreamOptions(
+            concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) })
+        // Records are written from the bytes the API sent, not from the decoded model.
+        options.keepsJSON = true
+        let stream = client.lookupStream(addresses, fields: common.selection?.topLevelNames, options: options)
         var lookup = StreamingLookup(
             selection: common.selection,
             writer: progress.writer(

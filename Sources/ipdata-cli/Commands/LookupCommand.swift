@@ -98,7 +98,10 @@ enum LookupCommand {
         }
         let progress = Progress(console: console, showsBar: false)
         let events = progress.events
-        let (fields, options) = (common.selection?.topLevelNames, LookupStreamOptions(onEvent: { events.record($0) }))
+        let fields = common.selection?.topLevelNames
+        var options = LookupStreamOptions(onEvent: { events.record($0) })
+        // Records are written from the bytes the API sent, not from the decoded model.
+        options.keepsJSON = true
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
@@ -120,15 +123,18 @@ enum LookupCommand {
         async throws -> ExitStatus
     {
         let fields = common.selection?.topLevelNames
-        let record: Record
+        // An address's answer is written from the bytes the API sent (see `JSONWriter`).
+        let answer: IPDataClient.Answer
         do {
             switch target {
             case .ownAddress:
-                record = try Record(encoding: await client.lookup(fields: fields), selection: common.selection)
+                answer = try await client.ownAddressAnswer(fields: fields)
             case .addresses(let ips):
-                record = try Record(encoding: await client.lookup(ips[0], fields: fields), selection: common.selection)
+                answer = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
             case .asn(let asn):
-                record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)
+                let record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)
+                try write(record, kind: .asn, common: common)
+                return .success
             case .standardInput:
                 preconditionFailure("the addresses of standard input are a list, looked up by run")
             }
@@ -136,11 +142,15 @@ enum LookupCommand {
             console.error(error.commandLineMessage)
             return error.exitStatus
         }
-        if case .asn = target {
-            try write(record, kind: .asn, common: common)
+        let writer = try common.makeWriter(kind: .address, shape: .single)
+        let selection = common.selection
+        if let json = answer.json {
+            try writer.write(json: json, orRecord: { try Record(json: json, selection: selection) })
         } else {
-            try write(record, kind: .address, common: common)
+            try writer.write(try Record(encoding: answer.response, selection: selection))
         }
+        try writer.finish()
+        OutputSink.current?.markComplete()
         return .success
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import IPData
 
 /// Writes the results of a lookup stream (`client.lookupStream`) as records, in input order, as
@@ -45,7 +46,11 @@ struct StreamingLookup {
                     refused += 1
                     continue
                 }
-                try writer.write(answer.record)
+                if let json = answer.json {
+                    try writer.write(json: json, orRecord: { answer.record })
+                } else {
+                    try writer.write(answer.record)
+                }
                 progress.recordWritten(failed: answer.failed)
                 status = status.combined(with: answer.status)
                 if stop != nil { writtenAfterStop += 1 }
@@ -58,14 +63,14 @@ struct StreamingLookup {
                 defer { try? writeDuplicates() }
                 switch item.result {
                 case .success(let response):
-                    var record = try Record(encoding: response, selection: selection)
-                    // Every record names its address, even when --fields leaves `ip` out.
-                    if record["ip"] == nil { record["ip"] = .string(item.ip) }
-                    try writer.write(record)
-                    progress.recordWritten(failed: false)
-                    if let key = origin?.key {
-                        ledger?.answered(key, with: InputLedger.Answer(record: record, failed: false, status: .success))
+                    let answer = try answer(for: item, response: response)
+                    if let json = answer.json {
+                        try writer.write(json: json, orRecord: { answer.record })
+                    } else {
+                        try writer.write(answer.record)
                     }
+                    progress.recordWritten(failed: false)
+                    if let key = origin?.key { ledger?.answered(key, with: answer) }
                     if stop != nil { writtenAfterStop += 1 }
                 case .failure(let error) where error.stopsTheRun:
                     refused += 1
@@ -113,6 +118,25 @@ struct StreamingLookup {
             console.note(restartLine(from: origin) + answered)
         }
         return status.combined(with: stop.error.exitStatus)
+    }
+
+    /// The record of an answer. From the bytes the API sent when the stream kept them (the JSON
+    /// formats print those), else from the decoded model; either way naming its address, even
+    /// when `--fields` leaves `ip` out.
+    private func answer(for item: IPLookupResult, response: IPResponse) throws -> InputLedger.Answer {
+        guard var json = item.json else {
+            var record = try Record(encoding: response, selection: selection)
+            if record["ip"] == nil { record["ip"] = .string(item.ip) }
+            return InputLedger.Answer(record: record, json: nil, failed: false, status: .success)
+        }
+        if let selection, !selection.topLevelNames.contains("ip") { json = RawJSON.withAddress(json, ip: item.ip) }
+        // The values are read from the bytes only for the formats that need them (CSV, table).
+        var record: Record = [:]
+        if !writer.printsJSON {
+            record = try Record(json: json, selection: selection)
+            if record["ip"] == nil { record["ip"] = .string(item.ip) }
+        }
+        return InputLedger.Answer(record: record, json: json, failed: false, status: .success)
     }
 
     /// The summary's count of addresses never looked up after a stop.

@@ -1,3 +1,4 @@
+import Foundation
 import IPData
 
 /// Where every address of a run came from, in the order it was read, shared by the reader of the
@@ -27,6 +28,8 @@ final class InputLedger: Sendable {
     /// What the writer keeps of an answer, for the same address read again.
     struct Answer {
         let record: Record
+        /// The bytes the API sent, when the record was written from them.
+        var json: Data?
         let failed: Bool
         let status: ExitStatus
     }

@@ -137,6 +137,14 @@ typealias Record = [String: JSONValue]
 extension Dictionary where Key == String, Value == JSONValue {
     /// The JSON object `JSONEncoder` writes for `value` (an `IPResponse`, an `ASNDetail`), keeping
     /// only the top-level keys `selection` names.
+    /// The record of an answer the API sent as `json` (an object), limited to `selection`.
+    init(json: Data, selection: FieldSelection?) throws {
+        guard case .object(let object) = try JSONParser.parse(json) else {
+            throw CommandError(.lookupFailed, "an answer was not a JSON object")
+        }
+        self = selection?.filter(object) ?? object
+    }
+
     init(encoding value: some Encodable, selection: FieldSelection?) throws {
         guard case .object(let object) = try JSONValue(encoding: value) else {
             throw CommandError(.lookupFailed, "a result did not encode as a JSON object")

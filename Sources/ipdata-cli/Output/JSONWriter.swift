@@ -1,6 +1,11 @@
+import Foundation
+
 /// Writes records as pretty JSON (one object, or an array of them) or as JSON lines.
 ///
-/// Keys are sorted, so output is the same from run to run and platform to platform.
+/// A record the API sent is written as the API sent it (`write(json:orRecord:)`): its keys in
+/// their order, its nulls, its numbers as written, fields the SDK does not model; JSON lines
+/// only lose the whitespace between tokens. Other records (errors, answers from a cache) are
+/// written with their keys sorted, so output is the same from run to run and platform to platform.
 final class JSONWriter: RecordWriter {
     enum Style {
         /// Each record as a pretty-printed object: the output of a command with one result.
@@ -33,6 +38,25 @@ final class JSONWriter: RecordWriter {
             try sink.write((count == 0 ? "[\n" : ",\n") + element)
         case .lines:
             try sink.write(value.jsonText() + "\n")
+        }
+        count += 1
+    }
+
+    var printsJSON: Bool { true }
+
+    func write(json: Data, orRecord record: () throws -> Record) throws {
+        switch style {
+        case .object:
+            try sink.write(json)
+            if json.last != 0x0A { try sink.write("\n") }
+        case .array:
+            if count == 0 { sink.setTrailer("\n]\n") }
+            try sink.write(count == 0 ? "[\n" : ",\n")
+            try sink.write(json)
+        case .lines:
+            var line = RawJSON.compacted(json)
+            line.append(0x0A)
+            try sink.write(line)
         }
         count += 1
     }

@@ -123,7 +123,11 @@ final class OutputSink: Sendable {
 
     /// Writes `text` at once, so a record is complete on the way out.
     func write(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try write(Data(text.utf8))
+    }
+
+    /// Writes `bytes` at once.
+    func write(_ bytes: Data) throws {
         try state.withLock { state in
             guard !state.isClosed else { return }
             try Self.writeAll(bytes, to: descriptor)
@@ -151,7 +155,7 @@ final class OutputSink: Sendable {
             guard !state.isClosed else { return nil }
             state.isClosed = true
             if !state.isComplete, let trailer = state.trailer, state.written > 0 {
-                try? Self.writeAll(Array(trailer.utf8), to: descriptor)
+                try? Self.writeAll(Data(trailer.utf8), to: descriptor)
             }
             return (state.written, state.isComplete)
         }
@@ -173,17 +177,20 @@ final class OutputSink: Sendable {
         return "the run did not finish: \(kept); the partial output is in \(replacement.temporaryPath)"
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandError(.lookupFailed, "cannot write the output: \(String(cString: strerror(errno)))")
+    private static func writeAll(_ bytes: Data, to descriptor: Int32) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let count = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw CommandError(.lookupFailed, "cannot write the output: \(String(cString: strerror(errno)))")
+                }
+                offset += count
             }
-            offset += count
         }
     }
+
 }
 
 /// The C library's `write(2)`, which the sink's own `write(_:)` hides.

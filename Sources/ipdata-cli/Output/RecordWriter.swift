@@ -1,10 +1,25 @@
+import Foundation
+
 /// Prints records one at a time, as they arrive, in one output format.
 protocol RecordWriter: AnyObject {
     /// Prints one record.
     func write(_ record: Record) throws
+    /// Prints one record that the API sent as `json`: JSON formats print those bytes (see
+    /// `RawJSON`), the others the values `record` reads from them.
+    func write(json: Data, orRecord record: () throws -> Record) throws
+    /// Whether records are printed as JSON, from the bytes the API sent (no values needed).
+    var printsJSON: Bool { get }
     /// Prints whatever the format needs at the end (a closing bracket, a table's rows held back
     /// for aligning, a CSV header when there were no records).
     func finish() throws
+}
+
+extension RecordWriter {
+    func write(json: Data, orRecord record: () throws -> Record) throws {
+        try write(record())
+    }
+
+    var printsJSON: Bool { false }
 }
 
 /// The writer for `format`; `columns` are the CSV and table columns, `tableWidth` the columns a

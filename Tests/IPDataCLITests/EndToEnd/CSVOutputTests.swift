@@ -50,8 +50,10 @@ final class CSVOutputTests: CommandLineTestCase {
     func testEveryJSONLineNamesItsAddressToo() throws {
         let run = try ipdata(["8.8.8.8", "1.1.1.1", "-f", "country_code"] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
+        // The address goes first, before the API's own bytes.
         XCTAssertEqual(
-            run.stdout, "{\"country_code\":\"US\",\"ip\":\"8.8.8.8\"}\n{\"country_code\":\"AU\",\"ip\":\"1.1.1.1\"}\n")
+            run.stdout, "{\"ip\":\"8.8.8.8\",\"country_code\": \"US\"}\n{\"ip\":\"1.1.1.1\",\"country_code\": \"AU\"}\n"
+        )
     }
 }
 #endif

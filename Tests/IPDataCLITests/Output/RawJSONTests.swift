@@ -1,0 +1,28 @@
+// The ipdata command runs on macOS and Linux; its test target depends on it there only (see
+// Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
+#if os(macOS) || os(Linux)
+import Foundation
+import XCTest
+
+@testable import ipdata_cli
+
+/// The API's bytes, made one line and given their address.
+final class RawJSONTests: XCTestCase {
+    private func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+
+    func testCompactingRemovesOnlyTheWhitespaceBetweenTokens() {
+        let json = Data("{\n\t\"city\": \"San Francisco\",\n  \"q\": \"a \\\" b\\n\",\r\n  \"n\": [1, 2]\n}".utf8)
+        XCTAssertEqual(text(RawJSON.compacted(json)), #"{"city":"San Francisco","q":"a \" b\n","n":[1,2]}"#)
+        let oneLine = Data(#"{"ip": "8.8.8.8"}"#.utf8)
+        XCTAssertEqual(RawJSON.compacted(oneLine), oneLine, "a line is left as the API wrote it")
+    }
+
+    func testTheAddressIsAddedAsTheFirstMember() {
+        XCTAssertEqual(
+            text(RawJSON.withAddress(Data(#"{"country_code": "US"}"#.utf8), ip: "8.8.8.8")),
+            #"{"ip":"8.8.8.8","country_code": "US"}"#)
+        XCTAssertEqual(text(RawJSON.withAddress(Data(" { } ".utf8), ip: "::1")), #" {"ip":"::1" } "#)
+        XCTAssertEqual(text(RawJSON.withAddress(Data("[1]".utf8), ip: "::1")), "[1]", "not an object")
+    }
+}
+#endif
