@@ -257,12 +257,32 @@ public final class IPDataClient: Sendable {
         if let counted = JSONArrayScan.elementCount(of: body, limit: addresses.count), counted != addresses.count {
             throw Self.resultCountMismatch(sent: addresses.count, got: counted > addresses.count ? nil : counted)
         }
+        if keepsJSON, let ranges = JSONArrayScan.elementRanges(of: body), ranges.count == pending.count {
+            // The caller prints the API's bytes: an element is decoded only when it may be a
+            // rejection (it holds "message"), and not cached, since its model is not decoded.
+            let marker = Data(#""message""#.utf8)
+            for (index, range) in zip(pending, ranges) {
+                let element = body.subdata(in: range)
+                guard element.first == UInt8(ascii: "{"), element.range(of: marker) != nil else {
+                    results[index] =
+                        element.first == UInt8(ascii: "{")
+                        ? IPResponse(undecoded: ips[index])
+                        : IPResponse(rejected: ips[index], message: "The API sent no readable result for this address.")
+                    json[index] = element.first == UInt8(ascii: "{") ? element : nil
+                    continue
+                }
+                var result =
+                    (try? decode(LenientElement<IPResponse>.self, from: element))?.element
+                    ?? IPResponse(rejected: ips[index], message: "The API sent no readable result for this address.")
+                if result.message != nil, result.ip == nil { result.ip = ips[index] }
+                results[index] = result
+                json[index] = result.message == nil ? element : nil
+            }
+            return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+        }
         let answers = try decode([LenientElement<IPResponse>].self, from: body)
         guard answers.count == addresses.count else {
             throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
-        }
-        if keepsJSON, let ranges = JSONArrayScan.elementRanges(of: body), ranges.count == pending.count {
-            for (index, range) in zip(pending, ranges) { json[index] = body.subdata(in: range) }
         }
         for (index, answer) in zip(pending, answers) {
             let address = ips[index]

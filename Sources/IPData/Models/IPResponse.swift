@@ -71,7 +71,7 @@ public struct IPResponse: Codable, Hashable, Sendable {
     public let message: String?
 
     /// The result for an address that got no answer of its own: only `ip` and `message` are set.
-    init(rejected ip: String, message: String) {
+    init(rejected ip: String, message: String?) {
         self.ip = ip
         self.message = message
         (isEU, isSatellite, isAnycast) = (nil, false, false)
@@ -80,6 +80,12 @@ public struct IPResponse: Codable, Hashable, Sendable {
         (latitude, longitude, postal, callingCode) = (nil, nil, nil, nil)
         (flag, emojiFlag, emojiUnicode) = (nil, nil, nil)
         (asn, company, carrier, languages, currency, timeZone, threat, count) = (nil, nil, nil, nil, nil, nil, nil, nil)
+    }
+
+    /// The model of an answer kept as the API's bytes and not decoded
+    /// (`LookupStreamOptions.keepsJSON`): only `ip` is set.
+    init(undecoded ip: String) {
+        self.init(rejected: ip, message: nil)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -11,7 +11,9 @@ public struct LookupStreamOptions: Sendable {
     public var onEvent: (@Sendable (LookupStreamEvent) -> Void)?
 
     /// Keep the bytes of the API's answer for each address (`IPLookupResult.json`), for a tool
-    /// that prints what the API sent rather than the decoded model (the `ipdata` command).
+    /// that prints what the API sent rather than the decoded model (the `ipdata` command). The
+    /// elements of a bulk answer are then not decoded, unless they may be a rejection: their
+    /// `response` holds only `ip`, and they are not cached.
     package var keepsJSON = false
 
     /// Options for a lookup of many addresses.
