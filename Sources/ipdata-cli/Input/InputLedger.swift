@@ -36,7 +36,7 @@ final class InputLedger: Sendable {
 
     /// How many answers are kept for addresses read again (the most recent ones), besides those a
     /// waiting duplicate needs: each is one record, so memory stays bounded.
-    static let keptAnswers = 4_096
+    static let keptAnswers = 1_024
     /// The most duplicates waiting for their first answer at once; past it an address is sent
     /// again rather than held, so a long run of one address cannot fill memory.
     static let waitingDuplicates = 10_000
