@@ -48,7 +48,10 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try Configuration.apiKey(option: nil, environment: ["XDG_CONFIG_HOME": folder.path])) {
             let error = $0 as? CommandError
             XCTAssertEqual(error?.status, .usage)
-            XCTAssertEqual(error?.message, "no API key: run `ipdata init`, set IPDATA_API_KEY, or pass --api-key")
+            XCTAssertEqual(
+                error?.message,
+                "no API key: run `ipdata init`, set IPDATA_API_KEY, or pass --api-key "
+                    + "(get a free key at https://ipdata.co/sign-up.html)")
         }
     }
 
@@ -75,6 +78,55 @@ final class ConfigurationTests: XCTestCase {
         _ = try Configuration.store(apiKey: "second", environment: environment)
         XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "second\n")
         XCTAssertEqual(try permissions(url), 0o600)
+    }
+
+    // MARK: Where the key came from
+
+    func testEachKeyNamesItsSource() throws {
+        let folder = try makeTemporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": folder.path]
+        XCTAssertEqual(try Configuration.resolve(option: "k", environment: environment).source, .option)
+        var withVariable = environment
+        withVariable["IPDATA_API_KEY"] = "from-env"
+        XCTAssertEqual(
+            try Configuration.resolve(option: nil, environment: withVariable).source, .environment(overriding: nil))
+        let url = try Configuration.store(apiKey: "from-file", environment: environment)
+        XCTAssertEqual(
+            try Configuration.resolve(option: nil, environment: withVariable).source, .environment(overriding: url))
+        XCTAssertEqual(try Configuration.resolve(option: nil, environment: environment).source, .file(url))
+    }
+
+    func testOnlyAFileOthersMayReadGetsAWarning() throws {
+        let folder = try makeTemporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": folder.path]
+        let url = try Configuration.store(apiKey: "from-file", environment: environment)
+        XCTAssertNil(try Configuration.resolve(option: nil, environment: environment).warning)
+        for mode in [0o640, 0o604, 0o660] {
+            chmod(url.path, mode_t(mode))
+            let warning = try Configuration.resolve(option: nil, environment: environment).warning
+            XCTAssertEqual(
+                warning,
+                "warning: \(url.path) holds your API key and others can read it (mode 0"
+                    + String(mode, radix: 8) + "): run chmod 600 \(url.path)")
+        }
+        chmod(url.path, 0o400)
+        XCTAssertNil(try Configuration.resolve(option: nil, environment: environment).warning)
+    }
+
+    func testALinkIsFollowedToTheFileItNames() throws {
+        let folder = try makeTemporaryDirectory()
+        let plain = folder.appendingPathComponent("plain")
+        XCTAssertEqual(try Configuration.linkTarget(of: plain), plain)
+        let relative = folder.appendingPathComponent("relative")
+        try FileManager.default.createSymbolicLink(atPath: relative.path, withDestinationPath: "sub/file")
+        let absolute = folder.appendingPathComponent("absolute")
+        try FileManager.default.createSymbolicLink(atPath: absolute.path, withDestinationPath: relative.path)
+        XCTAssertEqual(try Configuration.linkTarget(of: absolute).path, folder.path + "/sub/file")
+        let loop = folder.appendingPathComponent("loop")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: "loop")
+        XCTAssertThrowsError(try Configuration.linkTarget(of: loop)) {
+            XCTAssertEqual(($0 as? CommandError)?.message, "cannot write \(loop.path): too many symbolic links")
+        }
     }
 }
 #endif
