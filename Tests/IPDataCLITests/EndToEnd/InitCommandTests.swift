@@ -124,6 +124,7 @@ final class InitCommandTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: warning: could not check the key (Network error: "), run.stderr)
         XCTAssertTrue(run.stderr.hasSuffix("); saved it all the same\n"), run.stderr)
         XCTAssertEqual(try String(contentsOf: configFile, encoding: .utf8), key + "\n")
+        XCTAssertFalse(run.stderr.contains(key), run.stderr)
     }
 
     /// A 403 means the API knows the key: it is stored, and the reason for the 403 is shown.
@@ -149,6 +150,8 @@ final class InitCommandTests: CommandLineTestCase {
                 "ipdata: --base-url with plain http would send the API key in clear text: use https "
                     + "(http is for this machine only: localhost, 127.0.0.1, [::1]) (see ipdata init --help)"
             ])
+        let both = try ipdata(["init", key, "--eu", "--base-url", url], key: .absent)
+        XCTAssertEqual(both.stderrLines, ["ipdata: use --eu or --base-url, not both (see ipdata init --help)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: configFile.path))
         let loopback = try XCTUnwrap(server["IPDATA_TEST_URL_BACKEND"])
         let run = try ipdata(["init", key, "--base-url", loopback], key: .absent)
