@@ -63,11 +63,15 @@ final class StaticBinaryTests: CommandLineTestCase {
         }
     }
 
-    /// The toolchain's folder is covered by an empty file system in a mount namespace of the
-    /// binary's own (`unshare`, as `TestServer/with-test-ca` does) and `LD_LIBRARY_PATH` is
-    /// empty: the debug build cannot start there, the static one looks an address up.
+    /// The binary alone, copied as the install steps do (without the build folder beside it),
+    /// runs where the toolchain's folder is covered by an empty file system, in a mount
+    /// namespace of its own (`unshare`, as `TestServer/with-test-ca` does), with an empty
+    /// `LD_LIBRARY_PATH`: the debug build cannot start there, the static one looks an address up.
     func testTheStaticBinaryLooksUpAnAddressWithTheToolchainOutOfReach() throws {
-        let binary = try staticBinary()
+        let binary = home.appendingPathComponent("bin/ipdata")
+        try FileManager.default.createDirectory(
+            at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try staticBinary(), to: binary)
         let toolchain = try toolchainFolder()
         func withoutToolchain(_ executable: URL, _ arguments: [String]) throws -> BuiltBinary.Run {
             // Inside a user namespace when not root (which needs unprivileged user namespaces).
