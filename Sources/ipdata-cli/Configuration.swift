@@ -82,12 +82,6 @@ enum Configuration {
         return base.appendingPathComponent("ipdata", isDirectory: true).appendingPathComponent("config")
     }
 
-    /// The key to use, from `option` (the value of `--api-key`), the environment or the file.
-    /// Throws a configuration error (exit status 2) that says how to set one when there is none.
-    static func apiKey(option: String?, environment: [String: String]) throws -> String {
-        try resolve(option: option, environment: environment).value
-    }
-
     /// The key to use and where it came from: `option` (the value of `--api-key`), else
     /// `IPDATA_API_KEY`, else the file, with a warning when others may read the file. Throws a
     /// configuration error (exit status 2) that says how to set one when there is none.
@@ -141,8 +135,8 @@ enum Configuration {
             throw CommandError(.usage, "cannot create \(folder.path): \(error.localizedDescription)")
         }
         // Created with mode 0600, and set to 0600 if the file was there already, before the key
-        // is written: the key is never readable by others, not even for a moment. O_NOFOLLOW: the
-        // link was followed above, so a link in its place now is not the user's.
+        // is written: the key is never readable by others, not even for a moment. O_NOFOLLOW: links
+        // were followed above, and one put in the target's place since then is refused.
         let descriptor = open(target.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CommandError(.usage, "cannot write \(target.path): \(Self.lastError)") }
         defer { close(descriptor) }

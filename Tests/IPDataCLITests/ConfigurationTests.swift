@@ -27,7 +27,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testTheOptionComesFirst() throws {
-        let key = try Configuration.apiKey(option: " from-option ", environment: ["IPDATA_API_KEY": "from-env"])
+        let key = try Configuration.resolve(option: " from-option ", environment: ["IPDATA_API_KEY": "from-env"]).value
         XCTAssertEqual(key, "from-option")
     }
 
@@ -35,17 +35,19 @@ final class ConfigurationTests: XCTestCase {
         let folder = try makeTemporaryDirectory()
         let environment = ["XDG_CONFIG_HOME": folder.path]
         _ = try Configuration.store(apiKey: "from-file", environment: environment)
-        XCTAssertEqual(try Configuration.apiKey(option: nil, environment: environment), "from-file")
+        XCTAssertEqual(try Configuration.resolve(option: nil, environment: environment).value, "from-file")
         var withVariable = environment
         withVariable["IPDATA_API_KEY"] = "from-env"
-        XCTAssertEqual(try Configuration.apiKey(option: nil, environment: withVariable), "from-env")
+        XCTAssertEqual(try Configuration.resolve(option: nil, environment: withVariable).value, "from-env")
         withVariable["IPDATA_API_KEY"] = ""
-        XCTAssertEqual(try Configuration.apiKey(option: nil, environment: withVariable), "from-file")
+        XCTAssertEqual(try Configuration.resolve(option: nil, environment: withVariable).value, "from-file")
     }
 
     func testNoKeyAnywhereSaysHowToSetOne() throws {
         let folder = try makeTemporaryDirectory()
-        XCTAssertThrowsError(try Configuration.apiKey(option: nil, environment: ["XDG_CONFIG_HOME": folder.path])) {
+        XCTAssertThrowsError(
+            try Configuration.resolve(option: nil, environment: ["XDG_CONFIG_HOME": folder.path]).value
+        ) {
             let error = $0 as? CommandError
             XCTAssertEqual(error?.status, .usage)
             XCTAssertEqual(
@@ -56,7 +58,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testAnEmptyOptionIsAnError() {
-        XCTAssertThrowsError(try Configuration.apiKey(option: "  ", environment: ["IPDATA_API_KEY": "k"])) {
+        XCTAssertThrowsError(try Configuration.resolve(option: "  ", environment: ["IPDATA_API_KEY": "k"]).value) {
             XCTAssertEqual(($0 as? CommandError)?.message, "--api-key is empty")
         }
     }
