@@ -157,7 +157,7 @@ final class CommandOptionsTests: XCTestCase {
         }
         XCTAssertTrue(LookupCommand.help.rendered.hasPrefix("usage: ipdata [OPTIONS] [IP… | ASN]\n"))
         XCTAssertTrue(BulkCommand.help.rendered.hasPrefix("usage: ipdata bulk [OPTIONS] [FILE… | -]\n"))
-        XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [KEY]\n"))
+        XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [OPTIONS] [KEY]\n"))
     }
 
     /// Both take every common option; bulk's `--format` is the same option with its own default

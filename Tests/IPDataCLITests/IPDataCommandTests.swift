@@ -48,7 +48,7 @@ final class IPDataCommandTests: XCTestCase {
     }
 
     func testAnOptionTheCommandDoesNotTakeIsAProblem() {
-        XCTAssertEqual(problems("init", "--eu"), ["unknown option --eu"])
+        XCTAssertEqual(problems("init", "--format", "json"), ["unknown option --format"])
         XCTAssertEqual(problems("bulk", "--field", "asn"), ["unknown option --field"])
         XCTAssertEqual(problems("--field", "asn", "8.8.8.8"), [])
     }

@@ -16,7 +16,9 @@ struct CommonOptions {
         help: "\(OutputFormat.names) (default: json for one result, jsonl for several)")
     static let output = OptionSpec("output", value: "FILE", help: "write results to FILE instead of standard output")
     static let apiKey = OptionSpec(
-        "api-key", value: "KEY", help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes)")
+        "api-key", value: "KEY",
+        help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes); other users of this "
+            + "machine can see it in `ps`: prefer ipdata init or IPDATA_API_KEY")
     static let eu = OptionSpec("eu", help: "use the EU endpoint, \(IPDataClient.euBaseURL.absoluteString)")
     static let baseURL = OptionSpec("base-url", value: "URL", help: "send requests to URL (a gateway, a test server)")
     static let sandbox = OptionSpec(
@@ -110,8 +112,7 @@ struct CommonOptions {
             console.note("sandbox: sample data, not live")
             return IPDataSandbox().client()
         }
-        let key = try Configuration.apiKey(option: apiKeyOption, environment: environment)
-        console.addSecret(key)
+        let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         // A session of its own (its answers are stopped at the size limit as they arrive), and

@@ -8,11 +8,13 @@ import FoundationNetworking
 extension IPDataError {
     /// The line `ipdata` prints for this error, in a record's `error` field or on stderr: the
     /// error's description, with a network failure told by its reason rather than the whole
-    /// `NSError` dump, and a refused key saying where keys come from.
+    /// `NSError` dump, and a refused key saying where it came from (`Configuration.source`).
     var commandLineMessage: String {
         switch self {
         case .unauthorized:
-            return "\(description) (check the key: ipdata init, IPDATA_API_KEY or --api-key)"
+            let advice =
+                Configuration.source?.refusedAdvice ?? "check the key: ipdata init, IPDATA_API_KEY or --api-key"
+            return "\(description) (\(advice))"
         case .networkError(let error as URLError) where error.code == .badURL && Self.isIPv6Literal(error.failingURL):
             return "Network error: URLSession on Linux cannot reach an IPv6 literal such as [::1] "
                 + "(swift-corelibs-foundation issue 5496): use a host name, such as localhost (URLError -1000)"

@@ -22,11 +22,11 @@ final class HelpAndUsageTests: CommandLineTestCase {
         let cases: [([String], String)] = [
             (["--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"), (["-h"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
             (["bulk", "--help"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
-            (["init", "--help"], "usage: ipdata init [KEY]\n"),
+            (["init", "--help"], "usage: ipdata init [OPTIONS] [KEY]\n"),
             (["--bogus", "--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
             (["help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
             (["help", "bulk"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
-            (["help", "init"], "usage: ipdata init [KEY]\n"),
+            (["help", "init"], "usage: ipdata init [OPTIONS] [KEY]\n"),
             (["help", "help"], "usage: ipdata help [bulk | init | help]\n"),
             (["help", "--help"], "usage: ipdata help [bulk | init | help]\n"),
         ]

@@ -49,7 +49,13 @@ final class KeySecrecyTests: CommandLineTestCase {
     }
 
     func testAKeyFromTheFileIsNeverPrinted() throws {
-        XCTAssertEqual(try ipdata(["init", sentinel], key: .absent).status, 0)
+        // Nothing listens on port 9: init stores the key unchecked, with a warning.
+        let stored = try ipdata(["init", sentinel, "--base-url", "https://127.0.0.1:9"], key: .absent)
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        XCTAssertTrue(stored.stderr.hasPrefix("ipdata: warning: could not check the key"), stored.stderr)
+        XCTAssertFalse(stored.stderr.contains(sentinel), stored.stderr)
+        let refused = try ipdata(["init", sentinel] + base, key: .absent)
+        assertNoSentinel(refused, "init with a refused key")
         for arguments in [["8.8.8.8"] + base, ["bulk", "-"] + base, ["1.1.1.1", "--field", "asn"] + base] {
             let run = try ipdata(arguments, key: .absent, stdin: "1.1.1.1\n")
             assertNoSentinel(run, arguments.joined(separator: " "))

@@ -222,7 +222,7 @@ final class LookupCommandTests: CommandLineTestCase {
             run.stderrLines,
             [
                 "ipdata: Unauthorized: You have not provided a valid API Key. "
-                    + "(check the key: ipdata init, IPDATA_API_KEY or --api-key)"
+                    + "(the key came from IPDATA_API_KEY: check it, or unset it and run `ipdata init`)"
             ])
     }
 
