@@ -51,7 +51,8 @@ final class SharedRulesTests: XCTestCase {
 
     private static let addressTexts = [
         "8.8.8.8", "010.1.1.1", "2001:DB8::1", "::ffff:1.2.3.4", "fe80::1%eth0", "1.2.3", " 8.8.8.8", "192.168.1.1",
-        "10.0.0.1", "224.0.0.1", "ff02::1", "fd00::1", "::1", "8.8.8.8/32", "bleh",
+        "10.0.0.1", "224.0.0.1", "ff02::1", "fd00::1", "::1", "8.8.8.8/32", "bleh", "192.0.2.1", "198.51.100.23",
+        "203.0.113.9", "2001:db8::1", "100.64.0.1", "100.128.0.1",
     ]
 
     func testTheClientAndTheSandboxAgreeOnWhatIsAnAddressAndWhatItsScopeIs() async throws {

@@ -154,8 +154,8 @@ final class AppScenarioTests: XCTestCase {
     }
 
     func testAnyOtherPublicAddressGetsTheResidentialSample() async throws {
-        let info = try await IPDataSandbox().client().lookup("198.51.100.23")
-        XCTAssertEqual(info.ip, "198.51.100.23")
+        let info = try await IPDataSandbox().client().lookup("81.2.69.160")
+        XCTAssertEqual(info.ip, "81.2.69.160")
         XCTAssertEqual(info.asn?.name, "Comcast Cable Communications, LLC")
     }
 

@@ -97,6 +97,24 @@ final class IPAddressTests: XCTestCase {
         }
     }
 
+    func testTheScopeTheAPIGivesAnAddress() {
+        let table: [(String, IPAddress.Scope)] = [
+            ("8.8.8.8", .public), ("1.1.1.1", .public), ("100.63.255.255", .public), ("100.128.0.0", .public),
+            ("192.0.3.1", .public), ("198.51.101.1", .public), ("203.0.114.1", .public), ("2001:db9::1", .public),
+            ("2606:4700::1111", .public),
+            ("10.0.0.1", .private), ("172.16.0.1", .private), ("192.168.1.1", .private), ("127.0.0.1", .private),
+            ("169.254.1.1", .private), ("0.1.2.3", .private), ("::1", .private), ("fd00::1", .private),
+            ("fe80::1", .private),
+            // The documentation ranges: RFC 5737 and RFC 3849.
+            ("192.0.2.1", .private), ("198.51.100.23", .private), ("203.0.113.255", .private),
+            ("2001:db8::1", .private), ("2001:db8:ffff::1", .private),
+            // Carrier-grade NAT's shared address space (RFC 6598), multicast and above.
+            ("100.64.0.0", .reserved), ("100.127.255.255", .reserved), ("224.0.0.1", .reserved),
+            ("255.255.255.255", .reserved), ("ff02::1", .reserved),
+        ]
+        for (text, scope) in table { XCTAssertEqual(IPAddress(text)?.scope, scope, text) }
+    }
+
     func testTheSameAddressWrittenTwoWaysIsOneAddress() {
         XCTAssertEqual(IPAddress("2001:DB8::1"), IPAddress("2001:db8:0:0:0:0:0:1"))
         XCTAssertNotEqual(IPAddress("::ffff:1.2.3.4"), IPAddress("1.2.3.4"))

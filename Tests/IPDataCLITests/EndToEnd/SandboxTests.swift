@@ -5,6 +5,8 @@ import Foundation
 import IPDataTesting
 import XCTest
 
+@testable import ipdata_cli
+
 /// `ipdata --sandbox`: sample answers with no key and no network; never chosen by itself.
 final class SandboxTests: CommandLineTestCase {
     override class var needsServer: Bool { false }
@@ -51,6 +53,21 @@ final class SandboxTests: CommandLineTestCase {
                 "\(scenario.name) in \(run.stdout)")
         }
         XCTAssertTrue(run.stdout.contains("AS15169"))
+    }
+
+    func testDocumentationAndSharedAddressRangesAreNotPublic() throws {
+        let run = try ipdata(
+            ["bulk", "--sandbox", "-f", "ip"], key: .absent,
+            stdin: "192.0.2.1\n198.51.100.7\n203.0.113.9\n2001:db8::1\n100.64.0.1\n8.8.8.8\n")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let errors = try objects(run).map { $0["error"] }
+        XCTAssertEqual(
+            errors,
+            [
+                "Bad Request: 192.0.2.1 is a private IP address", "Bad Request: 198.51.100.7 is a private IP address",
+                "Bad Request: 203.0.113.9 is a private IP address", "Bad Request: 2001:db8::1 is a private IP address",
+                "Bad Request: 100.64.0.1 is a reserved IP address.", nil,
+            ].map { $0.map(JSONValue.string) })
     }
 
     func testWithoutTheFlagThereIsNoSandbox() throws {
