@@ -9,7 +9,12 @@ import IPData
 /// else (a usage error, an echoed argument) can print it either. Control characters in a message
 /// (an escape sequence in an address, or in the API's answer) are written out as `\x1b`, so that
 /// they cannot act on the terminal.
+///
+/// With `--quiet` (`isQuiet`), notices and the progress line are not shown; errors are.
 final class Console {
+    /// `--quiet`: routine notices (the summary, `sandbox: sample data`) and the progress line are
+    /// left out, for cron; errors, and what to do after a stop, are still printed.
+    var isQuiet = false
     private var keys: [String] = []
     private var redaction = KeyRedaction(apiKeys: [])
     private var statusShown = false
@@ -35,6 +40,9 @@ final class Console {
         redaction = KeyRedaction(apiKeys: keys)
     }
 
+    /// What replaces the known keys now: for a writer on another thread (`RequestLog`).
+    var keyRedaction: KeyRedaction { redaction }
+
     /// `text` with every form of a known key replaced by `REDACTED`.
     func redact(_ text: String) -> String {
         redaction.redact(text)
@@ -51,14 +59,17 @@ final class Console {
         writeError("ipdata: \(TerminalText.escaped(oneLine(message)))\n")
     }
 
-    /// Prints a notice, `ipdata: <message>`, on standard error, on one line.
+    /// Prints a routine notice, `ipdata: <message>`, on standard error, on one line, unless
+    /// `isQuiet`.
     func note(_ message: String) {
+        guard !isQuiet else { return }
         error(message)
     }
 
     /// Shows `text` as the progress line, replacing the one shown before (a terminal only). The
     /// caller makes it narrower than the terminal, so that it never wraps.
     func showStatus(_ text: String) {
+        guard !isQuiet else { return }
         writeError("\r\(TerminalText.escaped(oneLine(text)))\u{1B}[K")
         statusShown = true
     }

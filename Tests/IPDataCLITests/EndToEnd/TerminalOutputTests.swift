@@ -123,6 +123,16 @@ final class TerminalOutputTests: CommandLineTestCase {
         }
     }
 
+    func testQuietAndVerboseDrawNoBar() throws {
+        let file = try makeFile(addresses(500).joined(separator: "\n") + "\n")
+        let output = home.appendingPathComponent("out.jsonl")
+        for option in ["--quiet", "--verbose"] {
+            let shown = try onTerminal(columns: 80, ["bulk", file.path, "--output", output.path, option] + base)
+            XCTAssertFalse(shown.contains("\r["), "\(option): \(shown)")
+            XCTAssertFalse(shown.contains("/500 records"), "\(option): \(shown)")
+        }
+    }
+
     func testTheProgressBarFitsTheTerminal() throws {
         let file = try makeFile(addresses(500).joined(separator: "\n") + "\n")
         let output = home.appendingPathComponent("out.jsonl")
