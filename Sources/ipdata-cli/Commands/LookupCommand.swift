@@ -182,48 +182,112 @@ enum LookupCommand {
         }
     }
 
+    /// How many `--field` requests are in flight at once (one request an address).
+    static let fieldConcurrency = 8
+
+    /// What `--field` got for one address: the value as printed, or why there is none.
+    enum FieldAnswer: Sendable {
+        case value(String)
+        /// A one-line message, the exit status it stands for, and whether it stops the run (a
+        /// refused key, an exhausted quota).
+        case failed(String, ExitStatus, stopsTheRun: Bool)
+    }
+
     /// The field of each address from the API's field endpoint (`GET /8.8.8.8/asn`), whose body
-    /// is printed as it is; a dotted path walks into that body. A failed address is one line on
-    /// stderr, starting with the address when `labelled`, and the others go on, unless the key
-    /// or the plan is refused.
+    /// is printed as it is; a dotted path walks into that body.
+    ///
+    /// Unless `labelled`, the value alone is printed, and a failure is one line on stderr.
+    /// When `labelled` (several addresses), each address gets one line on standard output, in
+    /// input order: `ADDRESS<TAB>VALUE` (the value on one line), or for a failed address
+    /// `ADDRESS<TAB><TAB>ERROR`, an empty value and the error; `fieldConcurrency` requests are
+    /// in flight at once. A refused key or an exhausted quota stops the run: its error goes to
+    /// stderr, and the addresses after it get no line.
     private static func printField<Addresses: AsyncSequence>(
         _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
     ) async throws -> ExitStatus where Addresses.Element == String {
         let steps = path.split(separator: ".").map(String.init)
-        var status = ExitStatus.success
-        for try await ip in ips {
-            let label = labelled ? "\(ip): " : ""
-            do {
-                let body = try await client.lookupField(ip, field: steps[0])
-                var text = String(decoding: body, as: UTF8.self)
-                if steps.count > 1 {
-                    // A text field comes as plain text, not JSON: it has no fields either.
-                    var answer: JSONValue?
-                    do {
-                        answer = try JSONParser.parse(body)
-                    } catch let error as JSONParser.Malformed where error.isTooDeep {
-                        console.error(
-                            "\(label)the answer for \(steps[0]) is \(error), which the API never sends "
-                                + "(\(IPDataError.checkTheServer))")
-                        status = .lookupFailed
-                        continue
-                    } catch {}
-                    guard let value = answer?.value(at: Array(steps.dropFirst())) else {
-                        console.error("\(label)the answer has no field \(path)")
-                        status = .lookupFailed
+        return try await withThrowingTaskGroup(of: (Int, FieldAnswer).self) { group in
+            var addresses = ips.makeAsyncIterator()
+            var (read, written, inputEnded) = (0, 0, false)
+            var readAddresses: [Int: String] = [:]
+            var answers: [Int: FieldAnswer] = [:]
+            var status = ExitStatus.success
+            while true {
+                // Another address while the window has room; else the next answer to arrive.
+                if !inputEnded, read - written < fieldConcurrency {
+                    if let ip = try await addresses.next() {
+                        let index = read
+                        read += 1
+                        readAddresses[index] = ip
+                        group.addTask { (index, await fieldAnswer(steps, of: ip, client: client)) }
                         continue
                     }
-                    text = value.fieldText
+                    inputEnded = true
                 }
-                try sink.write(text.hasSuffix("\n") ? text : text + "\n")
-            } catch let error as IPDataError {
-                console.error(label + error.commandLineMessage)
-                status = status.combined(with: error.exitStatus)
-                if error.stopsTheRun { return status }
+                guard let (index, answer) = try await group.next() else { break }
+                answers[index] = answer
+                // The answers that are next in input order, as far as they have arrived.
+                while let answer = answers.removeValue(forKey: written),
+                    let ip = readAddresses.removeValue(forKey: written)
+                {
+                    written += 1
+                    switch answer {
+                    case .value(let text) where labelled:
+                        try sink.write("\(ip)\t\(oneLine(text))\n")
+                    case .value(let text):
+                        try sink.write(text.hasSuffix("\n") ? text : text + "\n")
+                    case .failed(let message, let failure, let stopsTheRun):
+                        status = status.combined(with: failure)
+                        if stopsTheRun {
+                            console.error(message)
+                            group.cancelAll()
+                            return status
+                        }
+                        if labelled {
+                            try sink.write("\(ip)\t\t\(console.oneLine(message))\n")
+                        } else {
+                            console.error(message)
+                        }
+                    }
+                }
             }
+            sink.markComplete()
+            return status
         }
-        sink.markComplete()
-        return status
+    }
+
+    /// `text` on one line: its line breaks and tabs (white space between JSON tokens) become spaces.
+    private static func oneLine(_ text: String) -> String {
+        var text = text
+        while text.last?.isNewline == true { text.removeLast() }
+        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    }
+
+    /// The field at `steps` of `ip`: the body of `GET /IP/FIELD` as it is, or for a dotted path
+    /// the value at the rest of the path in that body.
+    private static func fieldAnswer(_ steps: [String], of ip: String, client: IPDataClient) async -> FieldAnswer {
+        let body: Data
+        do {
+            body = try await client.lookupField(ip, field: steps[0])
+        } catch let error as IPDataError {
+            return .failed(error.commandLineMessage, error.exitStatus, stopsTheRun: error.stopsTheRun)
+        } catch {
+            return .failed(error.localizedDescription, .lookupFailed, stopsTheRun: false)
+        }
+        guard steps.count > 1 else { return .value(String(decoding: body, as: UTF8.self)) }
+        // A text field comes as plain text, not JSON: it has no fields either.
+        var answer: JSONValue?
+        do {
+            answer = try JSONParser.parse(body)
+        } catch let error as JSONParser.Malformed where error.isTooDeep {
+            return .failed(
+                "the answer for \(steps[0]) is \(error), which the API never sends (\(IPDataError.checkTheServer))",
+                .lookupFailed, stopsTheRun: false)
+        } catch {}
+        guard let value = answer?.value(at: Array(steps.dropFirst())) else {
+            return .failed("the answer has no field \(steps.joined(separator: "."))", .lookupFailed, stopsTheRun: false)
+        }
+        return .value(value.fieldText)
     }
 
     /// The field at `path` of a whole answer (the own address's, an ASN's).

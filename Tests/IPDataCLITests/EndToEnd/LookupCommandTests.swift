@@ -69,7 +69,7 @@ final class LookupCommandTests: CommandLineTestCase {
     func testFieldOfEachAddressOnStandardInput() throws {
         let run = try ipdata(["--field", "country_code"] + base, stdin: "8.8.8.8\n1.1.1.1\n")
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, "US\nAU\n")
+        XCTAssertEqual(run.stdout, "8.8.8.8\tUS\n1.1.1.1\tAU\n")
     }
 
     func testAnASNPrintsItsDetail() throws {
@@ -95,7 +95,65 @@ final class LookupCommandTests: CommandLineTestCase {
     func testFieldFollowsADottedPath() throws {
         let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field=asn.name"] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, "Google LLC\nCloudflare, Inc.\n")
+        XCTAssertEqual(run.stdout, "8.8.8.8\tGoogle LLC\n1.1.1.1\tCloudflare, Inc.\n")
+    }
+
+    func testFieldOfSeveralAddressesGivesEachItsLineInInputOrderFailuresToo() throws {
+        let run = try ipdata(["8.8.8.8", "10.0.0.1", "nope", "1.1.1.1", "--field", "country_code"] + base)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            8.8.8.8\tUS
+            10.0.0.1\t\tBad Request: 10.0.0.1 is a private IP address
+            nope\t\tBad Request: nope does not appear to be an IPv4 or IPv6 address
+            1.1.1.1\tAU
+
+            """)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testFieldOfSeveralAddressesPutsAnObjectOnOneLine() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field", "asn"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdoutLines.count, 2, run.stdout)
+        let fields = run.stdoutLines[1].split(separator: "\t", omittingEmptySubsequences: false)
+        XCTAssertEqual(fields.count, 2, run.stdout)
+        XCTAssertEqual(fields[0], "1.1.1.1")
+        XCTAssertEqual(try object(fields[1])["name"], .string("Cloudflare, Inc."))
+    }
+
+    /// Every answer is delayed; the invalid address fails at once, without a request. The requests
+    /// are all in flight together (each arrives before any ends), and the lines keep input order.
+    func testFieldSendsTheRequestsOfSeveralAddressesConcurrently() throws {
+        let mark = accessLogMark()
+        let addresses = ["8.8.8.8", "1.1.1.1", "nope", "9.9.9.9", "8.8.4.4"]
+        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/1"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
+        let entries = try accessEntries(since: mark, atLeast: 4)
+        XCTAssertEqual(entries.count, 4)
+        let lastArrival = try XCTUnwrap(entries.map(\.start).max())
+        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
+        XCTAssertLessThan(lastArrival, firstEnd, "every request arrived before the first one ended")
+    }
+
+    func testFieldStopsAtARefusedKey() throws {
+        let run = try ipdata(
+            ["--field", "country_code"] + base, key: .given("not-a-key"), stdin: "8.8.8.8\n1.1.1.1\n9.9.9.9\n")
+        XCTAssertEqual(run.status, 3)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Unauthorized: "), run.stderr)
+    }
+
+    func testFieldStopsAtAnExhaustedQuota() throws {
+        let quotaKey = server["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field", "country_code"] + base, key: .given(quotaKey))
+        XCTAssertEqual(run.status, 4)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Forbidden: "), run.stderr)
     }
 
     func testFieldOfTheOwnAddress() throws {
