@@ -116,9 +116,9 @@ final class LookupCommandTests: CommandLineTestCase {
     func testFieldOfSeveralAddressesPutsAnObjectOnOneLine() throws {
         let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field", "asn"] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdoutLines.count, 2, run.stdout)
+        guard run.stdoutLines.count == 2 else { return XCTFail("two lines: \(run.stdout)") }
         let fields = run.stdoutLines[1].split(separator: "\t", omittingEmptySubsequences: false)
-        XCTAssertEqual(fields.count, 2, run.stdout)
+        guard fields.count == 2 else { return XCTFail("address, tab, value: \(run.stdout)") }
         XCTAssertEqual(fields[0], "1.1.1.1")
         XCTAssertEqual(try object(fields[1])["name"], .string("Cloudflare, Inc."))
     }
@@ -144,7 +144,7 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 3)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
-        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Unauthorized: "), run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
     }
 
     func testFieldStopsAtAnExhaustedQuota() throws {
@@ -153,7 +153,7 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 4)
         XCTAssertEqual(run.stdout, "")
         XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
-        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Forbidden: "), run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Forbidden: "), run.stderr)
     }
 
     func testFieldOfTheOwnAddress() throws {

@@ -28,7 +28,7 @@ final class QuietAndVerboseTests: CommandLineTestCase {
         let input = try makeFile("8.8.8.8\n1.1.1.1\n", named: "ips.txt")
         let run = try ipdata(["bulk", "--quiet", input.path] + base, key: .given("not-a-key"))
         XCTAssertEqual(run.status, 3)
-        XCTAssertEqual(run.stderrLines.count, 2, run.stderr)
+        guard run.stderrLines.count == 2 else { return XCTFail("two lines: \(run.stderr)") }
         XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Unauthorized: "), run.stderr)
         XCTAssertTrue(run.stderrLines[1].hasPrefix("ipdata: stopped at line 1 of \(input.path): "), run.stderr)
     }
@@ -74,7 +74,7 @@ final class QuietAndVerboseTests: CommandLineTestCase {
         XCTAssertFalse(run.stderr.contains(key), run.stderr)
         XCTAssertEqual(run.stderrLines.first, "ipdata: API key from IPDATA_API_KEY")
         let requests = run.stderrLines.dropFirst().sorted()
-        XCTAssertEqual(requests.count, 2, run.stderr)
+        guard requests.count == 2 else { return XCTFail("two requests: \(run.stderr)") }
         assertRequestLine(requests[0], "GET", "/10.0.0.1/country_code?", status: 400)
         assertRequestLine(requests[1], "GET", "/8.8.8.8/country_code?", status: 200)
     }
@@ -83,7 +83,7 @@ final class QuietAndVerboseTests: CommandLineTestCase {
         let run = try ipdata(["bulk", "--verbose", "-f", "ip"] + base, stdin: "8.8.8.8\n1.1.1.1\n")
         XCTAssertEqual(run.status, 0, run.stderr)
         let requests = run.stderrLines.filter { $0.hasPrefix("ipdata: POST ") }
-        XCTAssertEqual(requests.count, 1, run.stderr)
+        guard requests.count == 1 else { return XCTFail("one request: \(run.stderr)") }
         assertRequestLine(requests[0], "POST", "/bulk?", status: 200)
     }
 
