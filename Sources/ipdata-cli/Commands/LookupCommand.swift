@@ -6,7 +6,9 @@ import IPData
 /// `--field NAME` prints one field.
 enum LookupCommand {
     static let fieldOption = OptionSpec(
-        "field", value: "NAME", help: "print one field as the API returns it, such as country_name or asn.name")
+        "field", value: "NAME",
+        help: "print one field as the API returns it, such as country_name or asn.name; of several addresses, "
+            + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR")
 
     static let options =
         [CommonOptions.fields, fieldOption] + CommonOptions.specs.filter { $0 != CommonOptions.fields }
@@ -32,6 +34,7 @@ enum LookupCommand {
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
             (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk` and
             `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
+            On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
             \(ExitStatus.helpText)
             """ + "\n\n" + SandboxHelp.text)
 
