@@ -86,6 +86,12 @@ final class Console {
         write(message, prefix: "ipdata:")
     }
 
+    /// Prints a warning about the command line, `ipdata: <message>`, on standard error, on one
+    /// line: not coloured, but kept by `--quiet` (a typo in a cron job's command must be seen).
+    func warning(_ message: String) {
+        write(message, prefix: "ipdata:")
+    }
+
     private func write(_ message: String, prefix: String) {
         clearStatus()
         writeError("\(prefix) \(TerminalText.escaped(oneLine(message)))\n")
