@@ -18,7 +18,7 @@ import IPData
 /// output is data.
 final class Console {
     /// `--quiet`: routine notices (the summary, `sandbox: sample data`) and the progress line are
-    /// left out, for cron; errors, and what to do after a stop, are still printed.
+    /// left out, for cron; errors, warnings and what to do after a stop are still printed.
     var isQuiet = false
     private var keys: [String] = []
     private var redaction = KeyRedaction(apiKeys: [])

@@ -29,8 +29,8 @@ struct CommonOptions {
         "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
     static let quiet = OptionSpec(
         "quiet", short: "q",
-        help: "no summary, progress bar or notices on standard error (for cron); errors, and where to start "
-            + "again after a stop, are still printed")
+        help: "no summary, progress bar or notices on standard error (for cron); errors, warnings and where "
+            + "to start again after a stop are still printed")
     static let verbose = OptionSpec(
         "verbose", help: "print where the API key comes from, and each request (key hidden) with its status and time")
     static let help = OptionSpec("help", short: "h", help: "show this help")

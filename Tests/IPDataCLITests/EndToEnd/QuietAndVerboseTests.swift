@@ -54,7 +54,7 @@ final class QuietAndVerboseTests: CommandLineTestCase {
     func testHelpSaysWhatQuietKeeps() throws {
         for command in [["--help"], ["bulk", "--help"]] {
             let help = try ipdata(command).stdout.replacingOccurrences(of: "\n", with: " ")
-            XCTAssertTrue(help.contains("errors, and where to start"), help)
+            XCTAssertTrue(help.contains("errors, warnings and where to start again after a stop are still"), help)
         }
     }
 
