@@ -196,44 +196,82 @@ enum LookupCommand {
         case failed(String, ExitStatus, stopsTheRun: Bool)
     }
 
+    /// What happens during a `--field` run of several addresses, in the order it happens.
+    private enum FieldEvent: Sendable {
+        /// The next address of the input.
+        case address(String)
+        /// The input ended, or could not be read further.
+        case inputEnded
+        case inputFailed(any Error)
+        /// The answer for the address at this index of the input.
+        case answer(Int, FieldAnswer)
+    }
+
     /// The field of each address from the API's field endpoint (`GET /8.8.8.8/asn`), whose body
     /// is printed as it is; a dotted path walks into that body.
     ///
     /// Unless `labelled`, the value alone is printed, and a failure is one line on stderr.
     /// When `labelled` (several addresses), each address gets one line on standard output, in
     /// input order: `ADDRESS<TAB>VALUE` (the value on one line), or for a failed address
-    /// `ADDRESS<TAB><TAB>ERROR`, an empty value and the error; `fieldConcurrency` requests are
-    /// in flight at once. A refused key or an exhausted quota stops the run: its error goes to
-    /// stderr, and the addresses after it get no line.
-    private static func printField<Addresses: AsyncSequence>(
+    /// `ADDRESS<TAB><TAB>ERROR`, an empty value and the error. A refused key or an exhausted
+    /// quota stops the run: its error goes to stderr, and the addresses after it get no line.
+    ///
+    /// At most `fieldConcurrency` addresses are read and not yet written: their requests are in
+    /// flight together. The input is read in a task of its own, so that each line is written as
+    /// soon as its answer and those before it are in, even while the input waits for more
+    /// (`tail -f log | ipdata --field country_code`).
+    private static func printField<Addresses: AsyncSequence & Sendable>(
         _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
     ) async throws -> ExitStatus where Addresses.Element == String {
         let steps = path.split(separator: ".").map(String.init)
-        return try await withThrowingTaskGroup(of: (Int, FieldAnswer).self) { group in
-            var addresses = ips.makeAsyncIterator()
+        let (events, eventSink) = AsyncStream.makeStream(of: FieldEvent.self)
+        // The reader takes a permit after each address before it reads the next: the first
+        // address needs none, and each written line gives one back.
+        let (permits, permitSink) = AsyncStream.makeStream(of: Void.self)
+        for _ in 1..<fieldConcurrency { permitSink.yield() }
+        // Not a child task: a run that stops must not wait for input that may never come.
+        let reader = Task {
+            var permitsLeft = permits.makeAsyncIterator()
+            do {
+                for try await ip in ips {
+                    eventSink.yield(.address(ip))
+                    guard await permitsLeft.next() != nil else { return }
+                }
+                eventSink.yield(.inputEnded)
+            } catch {
+                eventSink.yield(.inputFailed(error))
+            }
+        }
+        defer {
+            reader.cancel()
+            permitSink.finish()
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             var (read, written, inputEnded) = (0, 0, false)
             var readAddresses: [Int: String] = [:]
             var answers: [Int: FieldAnswer] = [:]
             var status = ExitStatus.success
-            while true {
-                // Another address while the window has room; else the next answer to arrive.
-                if !inputEnded, read - written < fieldConcurrency {
-                    if let ip = try await addresses.next() {
-                        let index = read
-                        read += 1
-                        readAddresses[index] = ip
-                        group.addTask { (index, await fieldAnswer(steps, of: ip, client: client)) }
-                        continue
-                    }
+            for await event in events {
+                switch event {
+                case .address(let ip):
+                    let index = read
+                    read += 1
+                    readAddresses[index] = ip
+                    group.addTask { eventSink.yield(.answer(index, await fieldAnswer(steps, of: ip, client: client))) }
+                case .inputEnded:
                     inputEnded = true
+                case .inputFailed(let error):
+                    group.cancelAll()
+                    throw error
+                case .answer(let index, let answer):
+                    answers[index] = answer
                 }
-                guard let (index, answer) = try await group.next() else { break }
-                answers[index] = answer
                 // The answers that are next in input order, as far as they have arrived.
                 while let answer = answers.removeValue(forKey: written),
                     let ip = readAddresses.removeValue(forKey: written)
                 {
                     written += 1
+                    permitSink.yield()
                     switch answer {
                     case .value(let text) where labelled:
                         try sink.write("\(ip)\t\(oneLine(text))\n")
@@ -253,6 +291,7 @@ enum LookupCommand {
                         }
                     }
                 }
+                if inputEnded, written == read { break }
             }
             sink.markComplete()
             return status

@@ -138,6 +138,44 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertLessThan(lastArrival, firstEnd, "every request arrived before the first one ended")
     }
 
+    /// Eight requests at most are in flight: the ninth goes out only once an answer is in.
+    func testFieldKeepsAtMostEightRequestsInFlight() throws {
+        let mark = accessLogMark()
+        let addresses = (1...12).map { "9.9.9.\($0)" }
+        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/0.5"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
+        let entries = try accessEntries(since: mark, atLeast: 12)
+        guard entries.count == 12 else { return XCTFail("12 requests: \(entries.map(\.uri))") }
+        let arrivals = entries.map(\.start).sorted()
+        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
+        XCTAssertLessThan(arrivals[7], firstEnd, "eight requests in flight together")
+        // nginx logs milliseconds: 50 ms of slack, ten times less than the delay.
+        XCTAssertGreaterThan(arrivals[8], firstEnd - 0.05, "the ninth waited for an answer")
+    }
+
+    /// `tail -f log | ipdata --field …`: a line is written as soon as its answer is in, while the
+    /// input waits for more. The writer of the input sends its second address only once the
+    /// first line is out (or says it gave up, after 5 s).
+    func testFieldWritesEachLineWhileTheInputWaits() throws {
+        _ = try ipdata(["--version"])  // skips, or fails, when there is no binary
+        let output = home.appendingPathComponent("out.txt")
+        let script = #"""
+            ( echo 8.8.8.8; i=0
+              while [ ! -s "$OUT" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+              [ -s "$OUT" ] || echo "no line while the input waited" >&2
+              echo 1.1.1.1 ) | "$IPDATA_BINARY" --field country_code --base-url "$IPDATA_BASE_URL" > "$OUT"
+            """#
+        let run = try BuiltBinary.run(
+            ["-c", script], executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: childEnvironment(
+                key: key,
+                extra: ["IPDATA_BINARY": BuiltBinary.url.path, "IPDATA_BASE_URL": url, "OUT": output.path]))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "8.8.8.8\tUS\n1.1.1.1\tAU\n")
+    }
+
     func testFieldStopsAtARefusedKey() throws {
         let run = try ipdata(
             ["--field", "country_code"] + base, key: .given("not-a-key"), stdin: "8.8.8.8\n1.1.1.1\n9.9.9.9\n")
