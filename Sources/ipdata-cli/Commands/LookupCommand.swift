@@ -200,8 +200,9 @@ enum LookupCommand {
     private enum FieldEvent: Sendable {
         /// The next address of the input.
         case address(String)
-        /// The input ended, or could not be read further.
+        /// The input ended.
         case inputEnded
+        /// The input could not be read further (a file that went away, a line over 1 MiB).
         case inputFailed(any Error)
         /// The answer for the address at this index of the input.
         case answer(Int, FieldAnswer)
@@ -248,6 +249,7 @@ enum LookupCommand {
         }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             var (read, written, inputEnded) = (0, 0, false)
+            var inputError: (any Error)?
             var readAddresses: [Int: String] = [:]
             var answers: [Int: FieldAnswer] = [:]
             var status = ExitStatus.success
@@ -261,8 +263,8 @@ enum LookupCommand {
                 case .inputEnded:
                     inputEnded = true
                 case .inputFailed(let error):
-                    group.cancelAll()
-                    throw error
+                    // The addresses read before it are still written.
+                    (inputEnded, inputError) = (true, error)
                 case .answer(let index, let answer):
                     answers[index] = answer
                 }
@@ -291,7 +293,10 @@ enum LookupCommand {
                         }
                     }
                 }
-                if inputEnded, written == read { break }
+                if inputEnded, written == read {
+                    if let inputError { throw inputError }
+                    break
+                }
             }
             sink.markComplete()
             return status

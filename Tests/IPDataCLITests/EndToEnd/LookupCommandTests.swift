@@ -176,6 +176,18 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "8.8.8.8\tUS\n1.1.1.1\tAU\n")
     }
 
+    /// The answers are slower than the input: the line over 1 MiB is read while the three
+    /// requests before it are in flight, and their lines are written all the same.
+    func testFieldWritesTheAddressesBeforeALineItCannotRead() throws {
+        let input = "8.8.8.8\n1.1.1.1\n9.9.9.9\n" + String(repeating: "a", count: 1_048_577) + "\n8.8.4.4\n"
+        let run = try ipdata(["--field", "ip", "--base-url", url + "/delay/0.3"], stdin: input)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(run.stdout, "8.8.8.8\t8.8.8.8\n1.1.1.1\t1.1.1.1\n9.9.9.9\t9.9.9.9\n")
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: line 4 of standard input is longer than 1 MiB: expected one address or CSV row per line"])
+    }
+
     func testFieldStopsAtARefusedKey() throws {
         let run = try ipdata(
             ["--field", "country_code"] + base, key: .given("not-a-key"), stdin: "8.8.8.8\n1.1.1.1\n9.9.9.9\n")
