@@ -33,6 +33,17 @@ enum Configuration {
         /// The configuration file.
         case file(URL)
 
+        /// Where the key came from, as `--verbose` says it: `--api-key`, `IPDATA_API_KEY`, or the
+        /// configuration file's path.
+        var name: String {
+            switch self {
+            case .option: return "--api-key"
+            case .environment(let file?): return "IPDATA_API_KEY (which overrides \(file.path))"
+            case .environment(nil): return "IPDATA_API_KEY"
+            case .file(let file): return file.path
+            }
+        }
+
         /// What the line for a refused key (401) adds: where the key came from and what to do.
         var refusedAdvice: String {
             switch self {
@@ -65,7 +76,7 @@ enum Configuration {
     static func load(option: String?, environment: [String: String], console: Console) throws -> String {
         let key = try resolve(option: option, environment: environment)
         console.addSecret(key.value)
-        if let warning = key.warning { console.note(warning) }
+        if let warning = key.warning { console.warning(warning) }
         currentSource.withLock { $0 = key.source }
         return key.value
     }

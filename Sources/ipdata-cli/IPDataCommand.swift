@@ -159,6 +159,7 @@ enum IPDataCommand {
             console.printOutput("ipdata \(IPDataClient.sdkVersion)\n")
             return .success
         }
+        console.isQuiet = parsed.has(CommonOptions.quiet.name)
         do {
             if let problem = parsed.problems.first { throw problem }
             switch command {

@@ -21,6 +21,17 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(console.redact("k/y+z and k%2Fy%2Bz"), "REDACTED and REDACTED")
     }
 
+    func testErrorsAreColouredOnlyOnATerminalWithoutNO_COLOR() {
+        XCTAssertTrue(Console.usesColour(environment: [:], isTerminal: true))
+        XCTAssertTrue(Console.usesColour(environment: ["NO_COLOR": ""], isTerminal: true), "empty: no-color.org")
+        XCTAssertFalse(Console.usesColour(environment: [:], isTerminal: false))
+        for value in ["1", "0", "false", "yes"] {
+            XCTAssertFalse(Console.usesColour(environment: ["NO_COLOR": value], isTerminal: true), value)
+        }
+        XCTAssertFalse(Console.usesColour(environment: ["TERM": "dumb"], isTerminal: true))
+        XCTAssertTrue(Console.usesColour(environment: ["TERM": "xterm-256color"], isTerminal: true))
+    }
+
     func testAMessageIsOneLine() {
         let console = Console(keys: [])
         XCTAssertEqual(console.oneLine("first\nsecond\r\nthird"), "first second third")

@@ -51,6 +51,9 @@ extension IPDataClient {
         /// 10 MiB by default, forty times the API's largest answer (a full bulk answer, about
         /// 250 KB).
         public var maximumResponseSize: Int
+        /// Called as each request ends, on any thread, with what it was and how it ended (the
+        /// command-line tool's `--verbose`); nil by default. Package API: apps have no use for it.
+        package var onRequestEnd: (@Sendable (SentRequest) -> Void)?
 
         /// A configuration; every parameter is described with its property.
         public init(

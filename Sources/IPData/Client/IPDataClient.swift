@@ -54,6 +54,8 @@ public final class IPDataClient: Sendable {
     /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
     /// the one that was refused.
     let rateLimitHold = Locked<TimeInterval>(0)
+    /// Told of each request as it ends (see `Configuration.onRequestEnd`).
+    let onRequestEnd: (@Sendable (SentRequest) -> Void)?
 
     /// Creates a client from `configuration`: the API's address, what carries the requests, the
     /// cache and the retry policy (see `Configuration`).
@@ -77,6 +79,7 @@ public final class IPDataClient: Sendable {
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
         self.slots = RequestSlots(limit: concurrentRequests)
+        self.onRequestEnd = configuration.onRequestEnd
     }
 
     /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain
@@ -400,8 +403,35 @@ public final class IPDataClient: Sendable {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
+        guard let onRequestEnd else { return try await transportData(for: request) }
+        let start = clock.now()
+        let answer: (Data, URLResponse)
+        do {
+            answer = try await transportData(for: request)
+        } catch {
+            let failure = error as? IPDataError ?? redaction.networkError(error)
+            onRequestEnd(sentRequest(request, status: nil, failure: failure, since: start))
+            throw error
+        }
+        let status = (answer.1 as? HTTPURLResponse)?.statusCode
+        onRequestEnd(sentRequest(request, status: status, failure: nil, since: start))
+        return answer
+    }
+
+    /// The transport's answer to `request`, held to the limits when the transport is not URLSession's.
+    private func transportData(for request: URLRequest) async throws -> (Data, URLResponse) {
         if transport is URLSessionTransport { return try await transport.data(for: request) }
         return try await withinLimits { try await self.transport.data(for: request) }
+    }
+
+    /// What `onRequestEnd` is told of `request`, which went out at `start`.
+    private func sentRequest(_ request: URLRequest, status: Int?, failure: IPDataError?, since start: TimeInterval)
+        -> SentRequest
+    {
+        let url = request.url.map { redaction.redact($0) } ?? baseURL
+        return SentRequest(
+            method: request.httpMethod ?? "GET", url: url, statusCode: status, failure: failure,
+            duration: max(0, clock.now() - start))
     }
 
     /// A transport of the caller's, held to the deadline and the largest answer: the call is

@@ -70,7 +70,9 @@ enum BulkCommand {
         let csv = parsed.has(columnOption.name)
         let ledger = InputLedger()
         let addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
-        let showsBar = Progress.shouldShowBar(noProgress: parsed.has(noProgressOption.name))
+        // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
+        let showsBar = Progress.shouldShowBar(
+            noProgress: parsed.has(noProgressOption.name) || common.isQuiet || common.isVerbose)
         // The bar shows a percentage when the total can be counted first: regular files only.
         let total =
             showsBar && inputs.allSatisfy(isRegularFile)

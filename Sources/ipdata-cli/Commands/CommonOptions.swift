@@ -29,11 +29,19 @@ struct CommonOptions {
             + "Retry-After asks or backing off (default 3; 0: never)")
     static let timeout = OptionSpec(
         "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
+    static let quiet = OptionSpec(
+        "quiet", short: "q",
+        help: "no summary, progress bar or notices on standard error (for cron); errors, warnings and where "
+            + "to start again after a stop are still printed")
+    static let verbose = OptionSpec(
+        "verbose", help: "print where the API key comes from, and each request (key hidden) with its status and time")
     static let help = OptionSpec("help", short: "h", help: "show this help")
     static let version = OptionSpec("version", help: "print the version")
 
     /// The options in the order help lists them.
-    static let specs = [fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, help, version]
+    static let specs = [
+        fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, quiet, verbose, help, version,
+    ]
 
     /// The `--fields` selection, if any.
     let selection: FieldSelection?
@@ -51,6 +59,10 @@ struct CommonOptions {
     let retryCount: Int
     /// `--timeout`: the most seconds one request may take (30 by default).
     let timeoutSeconds: Int
+    /// `--quiet`: no summary, progress bar or notices (see `Console.isQuiet`).
+    let isQuiet: Bool
+    /// `--verbose`: where the key comes from, and each request, on standard error.
+    let isVerbose: Bool
 
     /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
     init(_ parsed: ParsedArguments) throws {
@@ -61,6 +73,9 @@ struct CommonOptions {
         if outputPath?.isEmpty == true { throw UsageError("--output needs a file name") }
         apiKeyOption = parsed.value(Self.apiKey.name)
         isSandbox = parsed.has(Self.sandbox.name)
+        isQuiet = parsed.has(Self.quiet.name)
+        isVerbose = parsed.has(Self.verbose.name)
+        if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
         retryCount =
             try parsed.value(Self.retries.name).map {
                 guard let count = Int($0), (0...10).contains(count) else {
@@ -76,7 +91,7 @@ struct CommonOptions {
                 }
                 return seconds
             } ?? 30
-        if isSandbox, parsed.has(Self.baseURL.name) || parsed.has(Self.eu.name) {
+        if isSandbox, parsed.value(Self.baseURL.name) != nil || parsed.has(Self.eu.name) {
             throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
         }
         if let text = parsed.value(Self.baseURL.name) {
@@ -107,12 +122,18 @@ struct CommonOptions {
     /// of its own whose requests take at most `--timeout` seconds, and a retry policy of
     /// `--retries` more attempts (`RetryPolicy.recommended` by default; `.default` for 0).
     /// Throws a configuration error (exit status 2) that says how to set a key when there is none.
+    ///
+    /// With `--verbose`, standard error says where the key comes from, and the client reports
+    /// each request there as it ends (see `RequestLog`).
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
         if isSandbox {
             console.note("sandbox: sample data, not live")
-            return IPDataSandbox().client()
+            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
+            configuration.onRequestEnd = requestLog(console)
+            return IPDataClient(apiKey: "sandbox-key", configuration: configuration)
         }
         let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
+        if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         // A session of its own (its answers are stopped at the size limit as they arrive), and
@@ -123,11 +144,18 @@ struct CommonOptions {
             ? RetryPolicy.default
             : RetryPolicy(
                 maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
-        return IPDataClient(
-            apiKey: key,
-            configuration: IPDataClient.Configuration(
-                baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
-                deadline: TimeInterval(timeoutSeconds)))
+        var clientConfiguration = IPDataClient.Configuration(
+            baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
+            deadline: TimeInterval(timeoutSeconds))
+        clientConfiguration.onRequestEnd = requestLog(console)
+        return IPDataClient(apiKey: key, configuration: clientConfiguration)
+    }
+
+    /// With `--verbose`, what prints each request as it ends (see `RequestLog`); else nil.
+    private func requestLog(_ console: Console) -> (@Sendable (SentRequest) -> Void)? {
+        guard isVerbose else { return nil }
+        let log = RequestLog(redaction: console.keyRedaction)
+        return { log.record($0) }
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the

@@ -6,7 +6,9 @@ import IPData
 /// `--field NAME` prints one field.
 enum LookupCommand {
     static let fieldOption = OptionSpec(
-        "field", value: "NAME", help: "print one field as the API returns it, such as country_name or asn.name")
+        "field", value: "NAME",
+        help: "print one field as the API returns it, such as country_name or asn.name; of several addresses, "
+            + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR")
 
     static let options =
         [CommonOptions.fields, fieldOption] + CommonOptions.specs.filter { $0 != CommonOptions.fields }
@@ -32,6 +34,7 @@ enum LookupCommand {
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
             (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk` and
             `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
+            On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
             \(ExitStatus.helpText)
             """ + "\n\n" + SandboxHelp.text)
 
@@ -192,48 +195,156 @@ enum LookupCommand {
         }
     }
 
+    /// How many `--field` requests are in flight at once (one request an address).
+    static let fieldConcurrency = 8
+
+    /// What `--field` got for one address: the value as printed, or why there is none.
+    enum FieldAnswer: Sendable {
+        case value(String)
+        /// A one-line message, the exit status it stands for, and whether it stops the run (a
+        /// refused key, an exhausted quota).
+        case failed(String, ExitStatus, stopsTheRun: Bool)
+    }
+
+    /// What happens during a `--field` run of several addresses, in the order it happens.
+    private enum FieldEvent: Sendable {
+        /// The next address of the input.
+        case address(String)
+        /// The input ended.
+        case inputEnded
+        /// The input could not be read further (a file that went away, a line over 1 MiB).
+        case inputFailed(any Error)
+        /// The answer for the address at this index of the input.
+        case answer(Int, FieldAnswer)
+    }
+
     /// The field of each address from the API's field endpoint (`GET /8.8.8.8/asn`), whose body
-    /// is printed as it is; a dotted path walks into that body. A failed address is one line on
-    /// stderr, starting with the address when `labelled`, and the others go on, unless the key
-    /// or the plan is refused.
-    private static func printField<Addresses: AsyncSequence>(
+    /// is printed as it is; a dotted path walks into that body.
+    ///
+    /// Unless `labelled`, the value alone is printed, and a failure is one line on stderr.
+    /// When `labelled` (several addresses), each address gets one line on standard output, in
+    /// input order: `ADDRESS<TAB>VALUE` (the value on one line), or for a failed address
+    /// `ADDRESS<TAB><TAB>ERROR`, an empty value and the error. A refused key or an exhausted
+    /// quota stops the run: its error goes to stderr, and the addresses after it get no line.
+    ///
+    /// At most `fieldConcurrency` addresses are read and not yet written: their requests are in
+    /// flight together. The input is read in a task of its own, so that each line is written as
+    /// soon as its answer and those before it are in, even while the input waits for more
+    /// (`tail -f log | ipdata --field country_code`).
+    private static func printField<Addresses: AsyncSequence & Sendable>(
         _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
     ) async throws -> ExitStatus where Addresses.Element == String {
         let steps = path.split(separator: ".").map(String.init)
-        var status = ExitStatus.success
-        for try await ip in ips {
-            let label = labelled ? "\(ip): " : ""
+        let (events, eventSink) = AsyncStream.makeStream(of: FieldEvent.self)
+        // The reader takes a permit after each address before it reads the next: the first
+        // address needs none, and each written line gives one back.
+        let (permits, permitSink) = AsyncStream.makeStream(of: Void.self)
+        for _ in 1..<fieldConcurrency { permitSink.yield() }
+        // Not a child task: a run that stops must not wait for input that may never come.
+        let reader = Task {
+            var permitsLeft = permits.makeAsyncIterator()
             do {
-                let body = try await client.lookupField(ip, field: steps[0])
-                var text = String(decoding: body, as: UTF8.self)
-                if steps.count > 1 {
-                    // A text field comes as plain text, not JSON: it has no fields either.
-                    var answer: JSONValue?
-                    do {
-                        answer = try JSONParser.parse(body)
-                    } catch let error as JSONParser.Malformed where error.isTooDeep {
-                        console.error(
-                            "\(label)the answer for \(steps[0]) is \(error), which the API never sends "
-                                + "(\(IPDataError.checkTheServer))")
-                        status = .lookupFailed
-                        continue
-                    } catch {}
-                    guard let value = answer?.value(at: Array(steps.dropFirst())) else {
-                        console.error("\(label)the answer has no field \(path)")
-                        status = .lookupFailed
-                        continue
-                    }
-                    text = value.fieldText
+                for try await ip in ips {
+                    eventSink.yield(.address(ip))
+                    guard await permitsLeft.next() != nil else { return }
                 }
-                try sink.write(text.hasSuffix("\n") ? text : text + "\n")
-            } catch let error as IPDataError {
-                console.error(label + error.commandLineMessage)
-                status = status.combined(with: error.exitStatus)
-                if error.stopsTheRun { return status }
+                eventSink.yield(.inputEnded)
+            } catch {
+                eventSink.yield(.inputFailed(error))
             }
         }
-        sink.markComplete()
-        return status
+        defer {
+            reader.cancel()
+            permitSink.finish()
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            var (read, written, inputEnded) = (0, 0, false)
+            var inputError: (any Error)?
+            var readAddresses: [Int: String] = [:]
+            var answers: [Int: FieldAnswer] = [:]
+            var status = ExitStatus.success
+            for await event in events {
+                switch event {
+                case .address(let ip):
+                    let index = read
+                    read += 1
+                    readAddresses[index] = ip
+                    group.addTask { eventSink.yield(.answer(index, await fieldAnswer(steps, of: ip, client: client))) }
+                case .inputEnded:
+                    inputEnded = true
+                case .inputFailed(let error):
+                    // The addresses read before it are still written.
+                    (inputEnded, inputError) = (true, error)
+                case .answer(let index, let answer):
+                    answers[index] = answer
+                }
+                // The answers that are next in input order, as far as they have arrived.
+                while let answer = answers.removeValue(forKey: written),
+                    let ip = readAddresses.removeValue(forKey: written)
+                {
+                    written += 1
+                    permitSink.yield()
+                    switch answer {
+                    case .value(let text) where labelled:
+                        try sink.write("\(ip)\t\(oneLine(text))\n")
+                    case .value(let text):
+                        try sink.write(text.hasSuffix("\n") ? text : text + "\n")
+                    case .failed(let message, let failure, let stopsTheRun):
+                        status = status.combined(with: failure)
+                        if stopsTheRun {
+                            console.error(message)
+                            group.cancelAll()
+                            return status
+                        }
+                        if labelled {
+                            try sink.write("\(ip)\t\t\(console.oneLine(message))\n")
+                        } else {
+                            console.error(message)
+                        }
+                    }
+                }
+                if inputEnded, written == read {
+                    if let inputError { throw inputError }
+                    break
+                }
+            }
+            sink.markComplete()
+            return status
+        }
+    }
+
+    /// `text` on one line: its line breaks and tabs (white space between JSON tokens) become spaces.
+    private static func oneLine(_ text: String) -> String {
+        var text = text
+        while text.last?.isNewline == true { text.removeLast() }
+        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    }
+
+    /// The field at `steps` of `ip`: the body of `GET /IP/FIELD` as it is, or for a dotted path
+    /// the value at the rest of the path in that body.
+    private static func fieldAnswer(_ steps: [String], of ip: String, client: IPDataClient) async -> FieldAnswer {
+        let body: Data
+        do {
+            body = try await client.lookupField(ip, field: steps[0])
+        } catch let error as IPDataError {
+            return .failed(error.commandLineMessage, error.exitStatus, stopsTheRun: error.stopsTheRun)
+        } catch {
+            return .failed(error.localizedDescription, .lookupFailed, stopsTheRun: false)
+        }
+        guard steps.count > 1 else { return .value(String(decoding: body, as: UTF8.self)) }
+        // A text field comes as plain text, not JSON: it has no fields either.
+        var answer: JSONValue?
+        do {
+            answer = try JSONParser.parse(body)
+        } catch let error as JSONParser.Malformed where error.isTooDeep {
+            return .failed(
+                "the answer for \(steps[0]) is \(error), which the API never sends (\(IPDataError.checkTheServer))",
+                .lookupFailed, stopsTheRun: false)
+        } catch {}
+        guard let value = answer?.value(at: Array(steps.dropFirst())) else {
+            return .failed("the answer has no field \(steps.joined(separator: "."))", .lookupFailed, stopsTheRun: false)
+        }
+        return .value(value.fieldText)
     }
 
     /// The field at `path` of a whole answer (the own address's, an ASN's).

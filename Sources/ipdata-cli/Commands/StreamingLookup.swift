@@ -115,7 +115,8 @@ struct StreamingLookup {
         if let origin = stop.origin {
             let answered =
                 writtenAfterStop > 0 ? "; \(writtenAfterStop) addresses after it were answered and written" : ""
-            console.note(restartLine(from: origin) + answered)
+            // An error line, not a notice: --quiet keeps it.
+            console.error(restartLine(from: origin) + answered)
         }
         return status.combined(with: stop.error.exitStatus)
     }

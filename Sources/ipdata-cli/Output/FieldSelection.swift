@@ -51,9 +51,9 @@ struct FieldSelection: Equatable {
         let known = Self.knownNames(kind: kind, shape: shape)
         for name in unknownNames(kind: kind, shape: shape) {
             if let close = Self.closest(to: name, among: known) {
-                console.note("--fields: unknown field \(name): did you mean \(close)?")
+                console.warning("--fields: unknown field \(name): did you mean \(close)?")
             } else {
-                console.note("--fields: unknown field \(name): the fields are \(known.joined(separator: ", "))")
+                console.warning("--fields: unknown field \(name): the fields are \(known.joined(separator: ", "))")
             }
         }
     }

@@ -28,6 +28,9 @@ final class KeySecrecyTests: CommandLineTestCase {
             ["--eu", "--base-url", "https://x.test"],
             [sentinel] + base,
             ["8.8.8.8", "--field"],
+            ["8.8.8.8", "1.1.1.1", "--verbose"] + base,
+            ["8.8.8.8", "--field", "asn", "--verbose"] + base,
+            ["8.8.8.8", "--verbose", "--retries", "0", "--base-url", "https://127.0.0.1:9"],
         ]
         for arguments in failing {
             for form in [["--api-key", sentinel], ["--api-key=\(sentinel)"]] {
@@ -42,7 +45,10 @@ final class KeySecrecyTests: CommandLineTestCase {
     }
 
     func testAKeyFromTheVariableIsNeverPrinted() throws {
-        for arguments in [["8.8.8.8"] + base, ["bulk"] + base, ["8.8.8.8", "--base-url", "https://127.0.0.1:9"]] {
+        for arguments in [
+            ["8.8.8.8"] + base, ["bulk"] + base, ["8.8.8.8", "--base-url", "https://127.0.0.1:9"],
+            ["bulk", "--verbose"] + base,
+        ] {
             let run = try ipdata(arguments, key: .given(sentinel), stdin: "8.8.8.8\n")
             assertNoSentinel(run, arguments.joined(separator: " "))
         }
@@ -56,7 +62,10 @@ final class KeySecrecyTests: CommandLineTestCase {
         XCTAssertFalse(stored.stderr.contains(sentinel), stored.stderr)
         let refused = try ipdata(["init", sentinel] + base, key: .absent)
         assertNoSentinel(refused, "init with a refused key")
-        for arguments in [["8.8.8.8"] + base, ["bulk", "-"] + base, ["1.1.1.1", "--field", "asn"] + base] {
+        for arguments in [
+            ["8.8.8.8"] + base, ["bulk", "-"] + base, ["1.1.1.1", "--field", "asn"] + base,
+            ["1.1.1.1", "--field", "asn", "--verbose"] + base,
+        ] {
             let run = try ipdata(arguments, key: .absent, stdin: "1.1.1.1\n")
             assertNoSentinel(run, arguments.joined(separator: " "))
         }

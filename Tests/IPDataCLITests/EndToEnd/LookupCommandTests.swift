@@ -69,7 +69,7 @@ final class LookupCommandTests: CommandLineTestCase {
     func testFieldOfEachAddressOnStandardInput() throws {
         let run = try ipdata(["--field", "country_code"] + base, stdin: "8.8.8.8\n1.1.1.1\n")
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, "US\nAU\n")
+        XCTAssertEqual(run.stdout, "8.8.8.8\tUS\n1.1.1.1\tAU\n")
     }
 
     func testAnASNPrintsItsDetail() throws {
@@ -95,7 +95,115 @@ final class LookupCommandTests: CommandLineTestCase {
     func testFieldFollowsADottedPath() throws {
         let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field=asn.name"] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdout, "Google LLC\nCloudflare, Inc.\n")
+        XCTAssertEqual(run.stdout, "8.8.8.8\tGoogle LLC\n1.1.1.1\tCloudflare, Inc.\n")
+    }
+
+    func testFieldOfSeveralAddressesGivesEachItsLineInInputOrderFailuresToo() throws {
+        let run = try ipdata(["8.8.8.8", "10.0.0.1", "nope", "1.1.1.1", "--field", "country_code"] + base)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            8.8.8.8\tUS
+            10.0.0.1\t\tBad Request: 10.0.0.1 is a private IP address
+            nope\t\tBad Request: nope does not appear to be an IPv4 or IPv6 address
+            1.1.1.1\tAU
+
+            """)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testFieldOfSeveralAddressesPutsAnObjectOnOneLine() throws {
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field", "asn"] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        guard run.stdoutLines.count == 2 else { return XCTFail("two lines: \(run.stdout)") }
+        let fields = run.stdoutLines[1].split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 2 else { return XCTFail("address, tab, value: \(run.stdout)") }
+        XCTAssertEqual(fields[0], "1.1.1.1")
+        XCTAssertEqual(try object(fields[1])["name"], .string("Cloudflare, Inc."))
+    }
+
+    /// Every answer is delayed; the invalid address fails at once, without a request. The requests
+    /// are all in flight together (each arrives before any ends), and the lines keep input order.
+    func testFieldSendsTheRequestsOfSeveralAddressesConcurrently() throws {
+        let mark = accessLogMark()
+        let addresses = ["8.8.8.8", "1.1.1.1", "nope", "9.9.9.9", "8.8.4.4"]
+        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/1"])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
+        let entries = try accessEntries(since: mark, atLeast: 4)
+        XCTAssertEqual(entries.count, 4)
+        let lastArrival = try XCTUnwrap(entries.map(\.start).max())
+        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
+        XCTAssertLessThan(lastArrival, firstEnd, "every request arrived before the first one ended")
+    }
+
+    /// Eight requests at most are in flight: the ninth goes out only once an answer is in.
+    func testFieldKeepsAtMostEightRequestsInFlight() throws {
+        let mark = accessLogMark()
+        let addresses = (1...12).map { "9.9.9.\($0)" }
+        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/0.5"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
+        let entries = try accessEntries(since: mark, atLeast: 12)
+        guard entries.count == 12 else { return XCTFail("12 requests: \(entries.map(\.uri))") }
+        let arrivals = entries.map(\.start).sorted()
+        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
+        XCTAssertLessThan(arrivals[7], firstEnd, "eight requests in flight together")
+        // nginx logs milliseconds: 50 ms of slack, ten times less than the delay.
+        XCTAssertGreaterThan(arrivals[8], firstEnd - 0.05, "the ninth waited for an answer")
+    }
+
+    /// `tail -f log | ipdata --field …`: a line is written as soon as its answer is in, while the
+    /// input waits for more. The writer of the input sends its second address only once the
+    /// first line is out (or says it gave up, after 5 s).
+    func testFieldWritesEachLineWhileTheInputWaits() throws {
+        _ = try ipdata(["--version"])  // skips, or fails, when there is no binary
+        let output = home.appendingPathComponent("out.txt")
+        let script = #"""
+            ( echo 8.8.8.8; i=0
+              while [ ! -s "$OUT" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+              [ -s "$OUT" ] || echo "no line while the input waited" >&2
+              echo 1.1.1.1 ) | "$IPDATA_BINARY" --field country_code --base-url "$IPDATA_BASE_URL" > "$OUT"
+            """#
+        let run = try BuiltBinary.run(
+            ["-c", script], executable: URL(fileURLWithPath: "/bin/sh"),
+            environment: childEnvironment(
+                key: key,
+                extra: ["IPDATA_BINARY": BuiltBinary.url.path, "IPDATA_BASE_URL": url, "OUT": output.path]))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "8.8.8.8\tUS\n1.1.1.1\tAU\n")
+    }
+
+    /// The answers are slower than the input: the line over 1 MiB is read while the three
+    /// requests before it are in flight, and their lines are written all the same.
+    func testFieldWritesTheAddressesBeforeALineItCannotRead() throws {
+        let input = "8.8.8.8\n1.1.1.1\n9.9.9.9\n" + String(repeating: "a", count: 1_048_577) + "\n8.8.4.4\n"
+        let run = try ipdata(["--field", "ip", "--base-url", url + "/delay/0.3"], stdin: input)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(run.stdout, "8.8.8.8\t8.8.8.8\n1.1.1.1\t1.1.1.1\n9.9.9.9\t9.9.9.9\n")
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: line 4 of standard input is longer than 1 MiB: expected one address or CSV row per line"])
+    }
+
+    func testFieldStopsAtARefusedKey() throws {
+        let run = try ipdata(
+            ["--field", "country_code"] + base, key: .given("not-a-key"), stdin: "8.8.8.8\n1.1.1.1\n9.9.9.9\n")
+        XCTAssertEqual(run.status, 3)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Unauthorized: "), run.stderr)
+    }
+
+    func testFieldStopsAtAnExhaustedQuota() throws {
+        let quotaKey = server["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"
+        let run = try ipdata(["8.8.8.8", "1.1.1.1", "--field", "country_code"] + base, key: .given(quotaKey))
+        XCTAssertEqual(run.status, 4)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: Forbidden: "), run.stderr)
     }
 
     func testFieldOfTheOwnAddress() throws {

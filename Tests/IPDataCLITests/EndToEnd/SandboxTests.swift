@@ -78,9 +78,11 @@ final class SandboxTests: CommandLineTestCase {
     }
 
     func testTheSandboxCannotBeCombinedWithARealEndpoint() throws {
-        let run = try ipdata(["--sandbox", "--eu", "8.8.8.8"], key: .absent)
-        XCTAssertEqual(run.status, 2)
-        XCTAssertTrue(run.stderr.contains("--sandbox answers from sample data"), run.stderr)
+        for endpoint in [["--eu"], ["--base-url", "https://127.0.0.1:9"]] {
+            let run = try ipdata(["--sandbox", "8.8.8.8"] + endpoint, key: .absent)
+            XCTAssertEqual(run.status, 2, "\(endpoint)")
+            XCTAssertTrue(run.stderr.contains("--sandbox answers from sample data"), run.stderr)
+        }
     }
 }
 #endif

@@ -11,9 +11,10 @@ import XCTest
 /// run `ipdata` on a real pseudo-terminal (util-linux `script`) of 60 and 80 columns.
 final class TerminalOutputTests: CommandLineTestCase {
     /// Runs `ipdata arguments…` on a terminal `columns` wide and returns what the terminal was sent.
-    private func onTerminal(columns: Int, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line)
-        throws -> String
-    {
+    private func onTerminal(
+        columns: Int, _ arguments: [String], extra: [String: String] = [:], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> String {
         // util-linux script(1) runs the command on a terminal and copies what it shows to stdout.
         // macOS's BSD script(1) has none of the options used here.
         #if !os(Linux)
@@ -29,7 +30,7 @@ final class TerminalOutputTests: CommandLineTestCase {
             + ([BuiltBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let run = try BuiltBinary.run(
             ["--quiet", "--return", "--command", command, "/dev/null"], executable: script,
-            environment: childEnvironment(key: key), file: file, line: line)
+            environment: childEnvironment(key: key, extra: extra), file: file, line: line)
         XCTAssertTrue([0, 1].contains(run.status), run.stdout, file: file, line: line)
         return run.stdout
         #endif
@@ -56,6 +57,28 @@ final class TerminalOutputTests: CommandLineTestCase {
         XCTAssertFalse(run.stdout.contains("\u{1B}"), run.stdout)
         XCTAssertTrue(run.stdout.contains("\n\\x1b[2J\\x1b[Hx  "), run.stdout)
         XCTAssertTrue(run.stdout.contains("Bad Request: \\x1b[2J\\x1b[Hx does not"), run.stdout)
+    }
+
+    // MARK: Colour
+
+    func testOnATerminalTheIpdataOfAnErrorIsRedAndANoticeIsNot() throws {
+        let shown = try onTerminal(columns: 80, ["--sandbox", "10.0.0.1"])
+        XCTAssertTrue(shown.contains("ipdata: sandbox: sample data, not live\r\n"), shown)
+        XCTAssertTrue(shown.contains("\u{1B}[31mipdata:\u{1B}[0m Bad Request: 10.0.0.1 is a private"), shown)
+    }
+
+    func testNO_COLORTurnsColourOffOnATerminal() throws {
+        let shown = try onTerminal(columns: 80, ["--sandbox", "10.0.0.1"], extra: ["NO_COLOR": "1"])
+        XCTAssertTrue(shown.contains("\r\nipdata: Bad Request: 10.0.0.1 is a private"), shown)
+        XCTAssertFalse(shown.contains("\u{1B}["), shown)
+    }
+
+    func testAnErrorIsNotColouredWhenStandardErrorIsNoTerminal() throws {
+        let run = try ipdata(["--sandbox", "10.0.0.1"], key: .absent)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: sandbox: sample data, not live", "ipdata: Bad Request: 10.0.0.1 is a private IP address"])
     }
 
     // MARK: The table
@@ -120,6 +143,16 @@ final class TerminalOutputTests: CommandLineTestCase {
                 return XCTFail("\(columns): a record line reads \(record)")
             }
             XCTAssertTrue(lines[300].hasPrefix("ipdata: 300 records, 0 failed, 3 requests sent, "), lines[300])
+        }
+    }
+
+    func testQuietAndVerboseDrawNoBar() throws {
+        let file = try makeFile(addresses(500).joined(separator: "\n") + "\n")
+        let output = home.appendingPathComponent("out.jsonl")
+        for option in ["--quiet", "--verbose"] {
+            let shown = try onTerminal(columns: 80, ["bulk", file.path, "--output", output.path, option] + base)
+            XCTAssertFalse(shown.contains("\r["), "\(option): \(shown)")
+            XCTAssertFalse(shown.contains("/500 records"), "\(option): \(shown)")
         }
     }
 
