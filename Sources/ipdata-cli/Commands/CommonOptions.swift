@@ -76,21 +76,9 @@ struct CommonOptions {
         isQuiet = parsed.has(Self.quiet.name)
         isVerbose = parsed.has(Self.verbose.name)
         if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
-        retryCount =
-            try parsed.value(Self.retries.name).map {
-                guard let count = Int($0), (0...10).contains(count) else {
-                    throw UsageError("--retries must be a whole number from 0 to 10")
-                }
-                return count
-            } ?? 3
-        timeoutSeconds =
-            try parsed.value(Self.timeout.name).map {
-                // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
-                guard let seconds = Int($0), (1...600).contains(seconds) else {
-                    throw UsageError("--timeout must be a whole number of seconds from 1 to 600")
-                }
-                return seconds
-            } ?? 30
+        retryCount = try Self.wholeNumber(parsed, Self.retries, in: 0...10, unit: "") ?? 3
+        // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
+        timeoutSeconds = try Self.wholeNumber(parsed, Self.timeout, in: 1...600, unit: " of seconds") ?? 30
         if isSandbox, parsed.value(Self.baseURL.name) != nil || parsed.has(Self.eu.name) {
             throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
         }
@@ -115,6 +103,20 @@ struct CommonOptions {
         } else {
             baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
         }
+    }
+
+    /// The value of `option` as a whole number in `range`, if given; a usage error otherwise.
+    private static func wholeNumber(
+        _ parsed: ParsedArguments, _ option: OptionSpec, in range: ClosedRange<Int>, unit: String
+    )
+        throws -> Int?
+    {
+        guard let text = parsed.value(option.name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(
+                "--\(option.name) must be a whole number\(unit) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
     }
 
     /// The client the command uses. With `--sandbox`, one that answers from sample data and

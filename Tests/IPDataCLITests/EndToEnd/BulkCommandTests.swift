@@ -190,15 +190,7 @@ final class BulkCommandTests: CommandLineTestCase {
     }
 
     func testOnATerminalAProgressBarIsDrawnOnStandardError() throws {
-        // util-linux script(1) runs the command on a terminal and copies what it shows to stdout.
-        // macOS's BSD script(1) has none of the options used here.
-        #if !os(Linux)
-        throw XCTSkip("needs util-linux script(1), which macOS does not have")
-        #endif
-        let script = URL(fileURLWithPath: "/usr/bin/script")
-        guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            throw XCTSkip("needs util-linux script(1) to run the command on a terminal")
-        }
+        let script = try terminalScript()
         let file = try makeFile(addresses(500).joined(separator: "\n"), named: "ips.txt")
         let output = home.appendingPathComponent("out.jsonl")
         for (extra, drawsBar) in [([String](), true), (["--no-progress"], false)] {

@@ -15,14 +15,7 @@ final class InitPromptTests: CommandLineTestCase {
     /// Runs `shellCommand` on a terminal; once the terminal shows `prompt`, types `keys`. Returns
     /// what the terminal showed.
     private func onTerminal(_ shellCommand: String, typing keys: [UInt8], after prompt: String) throws -> String {
-        // macOS's BSD script(1) has none of the options used here.
-        #if !os(Linux)
-        throw XCTSkip("needs util-linux script(1), which macOS does not have")
-        #else
-        let script = URL(fileURLWithPath: "/usr/bin/script")
-        guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            throw XCTSkip("needs util-linux script(1) to run the command on a terminal")
-        }
+        let script = try terminalScript()
         guard FileManager.default.isExecutableFile(atPath: BuiltBinary.url.path) else {
             return try BuiltBinary.run([], environment: [:]).stdout  // skips, or fails when required
         }
@@ -62,7 +55,6 @@ final class InitPromptTests: CommandLineTestCase {
         output.fileHandleForReading.readabilityHandler = nil
         let rest = (try? output.fileHandleForReading.readToEnd()) ?? nil
         return String(decoding: shown.withLock { $0 } + (rest ?? Data()), as: UTF8.self)
-        #endif
     }
 
     /// Whether `stty -a` output says echo is on: the word `echo`, not `-echo`.

@@ -15,15 +15,7 @@ final class TerminalOutputTests: CommandLineTestCase {
         columns: Int, _ arguments: [String], extra: [String: String] = [:], file: StaticString = #filePath,
         line: UInt = #line
     ) throws -> String {
-        // util-linux script(1) runs the command on a terminal and copies what it shows to stdout.
-        // macOS's BSD script(1) has none of the options used here.
-        #if !os(Linux)
-        throw XCTSkip("needs util-linux script(1), which macOS does not have")
-        #else
-        let script = URL(fileURLWithPath: "/usr/bin/script")
-        guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            throw XCTSkip("needs util-linux script(1) to run the command on a terminal")
-        }
+        let script = try terminalScript()
         // The terminal script(1) opens has no size of its own when its input is no terminal.
         let command =
             "stty cols \(columns) rows 24 && exec "
@@ -33,7 +25,6 @@ final class TerminalOutputTests: CommandLineTestCase {
             environment: childEnvironment(key: key, extra: extra), file: file, line: line)
         XCTAssertTrue([0, 1].contains(run.status), run.stdout, file: file, line: line)
         return run.stdout
-        #endif
     }
 
     private func addresses(_ count: Int) -> [String] {

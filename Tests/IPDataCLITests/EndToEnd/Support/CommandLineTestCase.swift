@@ -79,6 +79,23 @@ class CommandLineTestCase: XCTestCase {
             line: line)
     }
 
+    // MARK: A terminal
+
+    /// util-linux script(1), which runs a command on a pseudo-terminal and copies what it shows
+    /// to its standard output; the test is skipped without it (macOS's BSD script(1) has none of
+    /// the options the tests use).
+    func terminalScript() throws -> URL {
+        #if !os(Linux)
+        throw XCTSkip("needs util-linux script(1), which macOS does not have")
+        #else
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else {
+            throw XCTSkip("needs util-linux script(1) to run the command on a terminal")
+        }
+        return script
+        #endif
+    }
+
     // MARK: The server's access log
 
     /// One line of nginx's access log.
