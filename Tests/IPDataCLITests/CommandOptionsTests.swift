@@ -126,6 +126,10 @@ final class CommandOptionsTests: XCTestCase {
             try LookupCommand.Target(arguments: ["bulk", "ips.txt"]),
             "bulk is a command, not an address: ipdata bulk [OPTIONS] …"
         )
+        assertUsageError(
+            try LookupCommand.Target(arguments: ["8.8.8.8", "help"]),
+            "help is a command, not an address: ipdata help [COMMAND]"
+        )
     }
 
     func testConcurrencyIsAWholeNumberFromOneToAHundred() throws {

@@ -49,8 +49,9 @@ enum LookupCommand {
         /// The target of `arguments`; without any, the addresses of standard input when
         /// `readsStandardInput` (it is a pipe or a file), else the caller's own address.
         init(arguments: [String], readsStandardInput: Bool = false) throws {
-            if let command = arguments.first(where: { $0 == "bulk" || $0 == "init" }) {
-                throw UsageError("\(command) is a command, not an address: ipdata \(command) [OPTIONS] …")
+            if let command = arguments.first(where: { ["bulk", "init", "help"].contains($0) }) {
+                let usage = command == "help" ? "ipdata help [COMMAND]" : "ipdata \(command) [OPTIONS] …"
+                throw UsageError("\(command) is a command, not an address: \(usage)")
             }
             let asnCount = arguments.filter(Self.isASN).count
             if arguments.isEmpty {
