@@ -52,6 +52,16 @@ let package = Package(
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
+        // AsyncHTTPClientTransport against the local server, each guarantee of the URLSession
+        // transport (needs the AsyncHTTPClient trait; without it the target builds empty).
+        .testTarget(
+            name: "IPDataAsyncHTTPClientTests",
+            dependencies: [
+                "IPData", "IPDataAsyncHTTPClient", "IPDataTestSupport",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
         // The CLI: its parser and writers, and the built binary run against the local server.
         // The CLI runs on macOS and Linux; on other platforms its test target builds empty.
         .testTarget(
