@@ -84,8 +84,6 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
                 }
                 body.append(contentsOf: chunk.readableBytesView)
             }
-            // A body stream ends quietly when the reading task is cancelled: never hand back half an answer.
-            try Task.checkCancellation()
             return (body, Self.urlResponse(response, url: Self.finalURL(of: response) ?? url))
         } catch let error as URLError {
             throw error

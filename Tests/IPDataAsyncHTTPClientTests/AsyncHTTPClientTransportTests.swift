@@ -51,17 +51,15 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
     // MARK: HTTP/2, one connection
 
     func testFiftyConcurrentLookupsAfterAWarmUpShareOneHTTP2Connection() async throws {
-        // A client of its own, so that no other test's connection is counted.
+        // The transport's shared client: its configuration is what is checked.
         let mark = server.mark()
-        try await withHTTPClient { httpClient in
-            let client = client(server.url("NORMAL"), transport: AsyncHTTPClientTransport(client: httpClient))
-            _ = try await client.lookup("8.8.8.8")
-            let ips = try await withThrowingTaskGroup(of: String?.self) { group in
-                for index in 0..<50 { group.addTask { try await client.lookup("9.9.9.\(index)").ip } }
-                return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
-            }
-            XCTAssertEqual(ips.count, 50)
+        let client = client(server.url("NORMAL"))
+        _ = try await client.lookup("8.8.8.8")
+        let ips = try await withThrowingTaskGroup(of: String?.self) { group in
+            for index in 0..<50 { group.addTask { try await client.lookup("9.9.9.\(index)").ip } }
+            return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
         }
+        XCTAssertEqual(ips.count, 50)
         let entries = try await server.accessEntries(since: mark, atLeast: 51)
         XCTAssertEqual(entries.count, 51)
         XCTAssertEqual(Set(entries.map(\.conn)).count, 1, "TCP connections used")
@@ -119,6 +117,35 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
             guard mode == "SLOW" else { continue }
             let entries = try await server.accessEntries(since: mark) { $0.status == 499 }
             XCTAssertEqual(entries.map(\.status), [499], "\(mode): nginx saw the stream reset")
+        }
+    }
+
+    /// A body trickled one byte at a time (for 100 s): the answer's head has arrived, so only the
+    /// client's deadline, through cancellation, ends it.
+    func testABodyTrickledOneByteAtATimeStopsAtTheClientsDeadline() async throws {
+        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/trickle")!
+        let start = Date()
+        let error = await failure { try await self.client(base, deadline: 2).lookup("8.8.8.8") }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail(String(describing: error))
+        }
+        XCTAssertEqual(underlying.code, .timedOut)
+        XCTAssertLessThan(elapsed(since: start), 15, "long before the trickle's end (100 s)")
+    }
+
+    /// Cancelled while the body arrives, the transport throws rather than hand back what it read.
+    func testCancellingWhileTheBodyArrivesThrowsCancelled() async throws {
+        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/trickle")!
+        let request = Endpoint.address("8.8.8.8").urlRequest(baseURL: base, apiKey: server.key, fields: nil)
+        let transport = AsyncHTTPClientTransport()
+        let call = Task { try await transport.data(for: request) }
+        try await Task.sleep(nanoseconds: 500_000_000)  // the head and a few bytes have arrived
+        call.cancel()
+        do {
+            let (body, _) = try await call.value
+            XCTFail("a cancelled call returned \(body.count) bytes")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .cancelled)
         }
     }
 
@@ -211,8 +238,11 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
     // MARK: Errors: the codes the client understands, without the key
 
     func testAConnectionRefusedIsCannotConnectToHostWithoutTheKey() async throws {
-        // Port 1 (tcpmux) on loopback: nothing listens there.
+        // Port 1 (tcpmux) on loopback: nothing listens there. The shared client does not retry
+        // the connection (AsyncHTTPClient's default would, until its connect timeout).
+        let start = Date()
         let error = await failure { try await self.client(URL(string: "https://127.0.0.1:1")!).lookup("8.8.8.8") }
+        XCTAssertLessThan(elapsed(since: start), 5, "refused at once")
         guard case .networkError(let underlying as URLError)? = error else {
             return XCTFail(String(describing: error))
         }
