@@ -20,7 +20,17 @@ expect() { # expect NAME STATUS: runs the check on $tmp/a.swift and $tmp/b.swift
     if [[ $actual -eq $2 ]]; then echo "ok - $1"; passed=$((passed + 1)); else
         echo "not ok - $1 (exit $actual, expected $2)"; failed=$((failed + 1)); fi
 }
-fresh() { cp "$root/Package.swift" "$tmp/a.swift"; cp "$root/Package@swift-6.0.swift" "$tmp/b.swift"; }
+expect3() { # expect3 NAME STATUS: runs the check on $tmp/a.swift, $tmp/b.swift and $tmp/c.swift
+    local actual
+    bash "$check" "$tmp/a.swift" "$tmp/b.swift" "$tmp/c.swift" >/dev/null 2>&1
+    actual=$?
+    if [[ $actual -eq $2 ]]; then echo "ok - $1"; passed=$((passed + 1)); else
+        echo "not ok - $1 (exit $actual, expected $2)"; failed=$((failed + 1)); fi
+}
+fresh() {
+    cp "$root/Package.swift" "$tmp/a.swift"; cp "$root/Package@swift-6.0.swift" "$tmp/b.swift"
+    cp "$root/Package@swift-6.1.swift" "$tmp/c.swift"
+}
 
 fresh
 expect "the repository's manifests agree" 0
@@ -40,6 +50,37 @@ expect "another platform version" 1
 fresh
 sed -i '1,3d' "$tmp/b.swift"
 expect "header comments may differ" 0
+
+fresh
+expect3 "the Swift 6.1 manifest is the package plus the trait" 0
+
+fresh
+sed -i '/ReadmeExamples/d' "$tmp/c.swift"
+expect3 "a target left out of the Swift 6.1 manifest" 1
+
+fresh
+sed -i 's/\.visionOS(\.v1)/.visionOS(.v2)/' "$tmp/c.swift"
+expect3 "another platform version in the Swift 6.1 manifest" 1
+
+fresh
+sed -i '/\.trait(/,/^        ),$/d' "$tmp/c.swift"
+expect3 "the Swift 6.1 manifest without the trait" 1
+
+fresh
+sed -i 's/condition: \.when(traits: \["AsyncHTTPClient"\])//' "$tmp/c.swift"
+expect3 "async-http-client not conditioned on the trait" 1
+
+fresh
+sed -i 's/\.default(enabledTraits: \[\])/.default(enabledTraits: ["AsyncHTTPClient"])/' "$tmp/c.swift"
+expect3 "the trait on by default" 1
+
+fresh
+sed -i '/\.library(name: "IPDataAsyncHTTPClient"/d' "$tmp/c.swift"
+expect3 "the IPDataAsyncHTTPClient product left out" 1
+
+fresh
+sed -i 's|from: "1.33.1"|from: "1.0.0"|' "$tmp/c.swift"
+expect3 "another async-http-client version" 1
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+// Swift 6.1 and later read this manifest: the package of Package@swift-6.0.swift (keep them in
+// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` package trait, off by
+// default. Only with that trait on does SwiftPM fetch async-http-client and build the
+// IPDataAsyncHTTPClient product's code; without it that target builds empty.
+import PackageDescription
+
+let package = Package(
+    name: "IPData",
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    products: [
+        .library(name: "IPData", targets: ["IPData"]),
+        // A stand-in for the API, for the tests of apps that use IPData (like swift-log's InMemoryLogging).
+        .library(name: "IPDataTesting", targets: ["IPDataTesting"]),
+        .executable(name: "ipdata", targets: ["ipdata-cli"]),
+        // A transport on AsyncHTTPClient (SwiftNIO), for servers: its code needs the
+        // `AsyncHTTPClient` trait, without which the product is empty.
+        .library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"]),
+    ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "Builds IPDataAsyncHTTPClient's AsyncHTTPClientTransport, on async-http-client."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        // Used only with the AsyncHTTPClient trait (see the target's condition).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")
+    ],
+    targets: [
+        .target(
+            name: "IPDataAsyncHTTPClient",
+            dependencies: [
+                "IPData",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        // PrivacyInfo.xcprivacy: the privacy manifest Apple expects of an SDK in an App Store app.
+        .target(name: "IPData", resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "IPDataTesting", dependencies: ["IPData"]),
+        // The `ipdata` command-line tool: Foundation, IPData, and IPDataTesting for --sandbox.
+        // Named ipdata-cli (module ipdata_cli, folder Sources/ipdata-cli) so that neither a module nor a
+        // folder differs from IPData by case alone: macOS file systems ignore case.
+        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"]),
+        // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
+        .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
+        // Every Swift sample in the DocC catalogs: compiled here, and the test samples run in
+        // DocumentationSampleTests.
+        .target(name: "DocCExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/DocCExamples"),
+        .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
+        .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
+        // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
+        .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
+        // AsyncHTTPClientTransport against the local server, each guarantee of the URLSession
+        // transport (needs the AsyncHTTPClient trait; without it the target builds empty).
+        .testTarget(
+            name: "IPDataAsyncHTTPClientTests",
+            dependencies: [
+                "IPData", "IPDataAsyncHTTPClient", "IPDataTestSupport",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        // The CLI: its parser and writers, and the built binary run against the local server.
+        // The CLI runs on macOS and Linux; on other platforms its test target builds empty.
+        .testTarget(
+            name: "IPDataCLITests",
+            dependencies: [
+                .target(name: "ipdata-cli", condition: .when(platforms: [.macOS, .linux])), "IPData", "IPDataTesting",
+                "IPDataTestSupport",
+            ]),
+        // The kit's own tests, written the way an app developer would write theirs.
+        .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),
+        // What the test targets share: XCTest shims for older toolchains.
+        .target(name: "IPDataTestSupport", path: "Tests/IPDataTestSupport"),
+    ],
+    swiftLanguageModes: [.v6]
+)

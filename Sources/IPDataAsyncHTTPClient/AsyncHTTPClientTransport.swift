@@ -1,0 +1,176 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import IPData
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An `IPDataTransport` on AsyncHTTPClient (SwiftNIO), the HTTP client of server-side Swift:
+/// Vapor and Hummingbird apps pass the `HTTPClient` they already have.
+///
+/// ```swift
+/// let client = IPDataClient(
+///     apiKey: "YOUR_API_KEY", configuration: .init(connection: .transport(AsyncHTTPClientTransport())))
+/// ```
+///
+/// It never shuts down an `HTTPClient` it was given. It reads each answer as it arrives and
+/// stops at `maximumResponseSize` bytes, so a huge body never fills memory. Failures come back as
+/// the `URLError`s the client understands: `.timedOut`, `.cannotConnectToHost`,
+/// `.networkConnectionLost` (a connection that closed before the answer: the client resends a
+/// bulk request once), `.secureConnectionFailed`, `.cancelled`. Cancelling the calling task
+/// cancels the request. No error it throws carries the request's URL or the API key.
+///
+/// Redirects follow the `HTTPClient`'s configuration, which cannot be changed per request.
+/// `AsyncHTTPClientTransport()` uses `sharedClient`, which follows none. A client that follows
+/// redirects (`HTTPClient.shared` does, as do Vapor's and Hummingbird's defaults) would carry the
+/// key to wherever a redirect points: give this transport a client made with
+/// `redirectConfiguration: .disallow`. If a client does follow a redirect to another origin,
+/// the answer carries that origin's URL and `IPDataClient` refuses it with `networkError`.
+public struct AsyncHTTPClientTransport: IPDataTransport {
+    /// The client that carries the requests.
+    public let client: HTTPClient
+    /// The most seconds a request may take until its answer's head arrives. The whole answer is
+    /// held to `IPDataClient.Configuration.deadline` by the client.
+    public let timeout: TimeInterval
+    /// The most bytes an answer may have; reading stops there with
+    /// `URLError(.dataLengthExceedsMaximum)`. Keep it no larger than the client's
+    /// `IPDataClient.Configuration.maximumResponseSize` (10 MiB by default, as here).
+    public let maximumResponseSize: Int
+
+    /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
+    /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
+    /// SwiftNIO's shared event loop group. It is never shut down, like `HTTPClient.shared`.
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.httpVersion = .automatic
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
+
+    /// A transport over `client`, which it never shuts down. By default `sharedClient`; with a
+    /// client of yours, see the redirects in the type's description.
+    public init(
+        client: HTTPClient = AsyncHTTPClientTransport.sharedClient, timeout: TimeInterval = 60,
+        maximumResponseSize: Int = 10 * 1_048_576
+    ) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Sends `request` through `client` and returns the whole answer, whatever its status.
+    ///
+    /// Throws a `URLError` when no whole answer arrives (see the type's description).
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        guard let url = request.url else { throw URLError(.badURL) }
+        let redaction = Self.redaction(for: request)
+        do {
+            let response = try await client.execute(
+                Self.clientRequest(request, url: url), timeout: .nanoseconds(Int64(max(0, timeout) * 1e9)))
+            var body = Data()
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= maximumResponseSize else {
+                    throw URLError(
+                        .dataLengthExceedsMaximum,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "The answer is larger than \(maximumResponseSize) bytes."
+                        ])
+                }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+            return (body, Self.urlResponse(response, url: Self.finalURL(of: response) ?? url))
+        } catch let error as URLError {
+            throw error
+        } catch {
+            throw Self.urlError(for: error, redaction: redaction)
+        }
+    }
+
+    /// `request` as AsyncHTTPClient sends it: the same method, URL, headers and body.
+    static func clientRequest(_ request: URLRequest, url: URL) -> HTTPClientRequest {
+        var clientRequest = HTTPClientRequest(url: url.absoluteString)
+        clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            clientRequest.headers.add(name: name, value: value)
+        }
+        if let body = request.httpBody {
+            // Bytes, so that a request resent on a fresh connection carries its whole body.
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+
+    /// The URL of the request that got the answer: the last one, if the client followed redirects.
+    static func finalURL(of response: HTTPClientResponse) -> URL? {
+        response.history.last.flatMap { URL(string: $0.request.url) }
+    }
+
+    static func urlResponse(_ response: HTTPClientResponse, url: URL) -> URLResponse {
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers {
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        let version = "HTTP/\(response.version.major).\(response.version.minor)"
+        return HTTPURLResponse(
+            url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: headers)
+            ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+    }
+
+    /// Removes the request's key (its `api-key` header) from the text of the errors built here.
+    static func redaction(for request: URLRequest) -> KeyRedaction {
+        KeyRedaction(apiKeys: [request.value(forHTTPHeaderField: "api-key")].compactMap { $0 })
+    }
+
+    /// The `URLError` that stands for an AsyncHTTPClient or SwiftNIO error, with its description
+    /// (never a URL) as the message.
+    static func urlError(for error: any Error, redaction: KeyRedaction) -> URLError {
+        let code = urlErrorCode(for: error)
+        let message = code == .cancelled ? "The request was cancelled." : redaction.redact(String(describing: error))
+        return URLError(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    static func urlErrorCode(for error: any Error) -> URLError.Code {
+        if error is CancellationError { return .cancelled }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return .cancelled
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout: return .timedOut
+            case .connectTimeout, .tlsHandshakeTimeout: return .timedOut
+            case .remoteConnectionClosed, .uncleanShutdown: return .networkConnectionLost
+            default: return .badServerResponse
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return .cannotFindHost
+            }
+            return .cannotConnectToHost
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: return .cannotConnectToHost
+            case ECONNRESET, EPIPE: return .networkConnectionLost
+            default: return .networkConnectionLost
+            }
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return .timedOut
+            case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed: return .networkConnectionLost
+            default: return .badServerResponse
+            }
+        }
+        // NIOSSL's errors (NIOSSLError, BoringSSLError, NIOSSLExtraError), without importing NIOSSL.
+        let type = String(reflecting: Swift.type(of: error))
+        if type.hasPrefix("NIOSSL.") { return .secureConnectionFailed }
+        if type.hasPrefix("NIOHTTP2.") { return .networkConnectionLost }
+        return .badServerResponse
+    }
+}
+#endif

@@ -1,0 +1,1 @@
+../../IPDataIntegrationTests/Support/LocalAPIServer.swift
