@@ -45,6 +45,9 @@ public final class IPDataClient: Sendable {
     /// Concurrent identical lookups share one request.
     let coalescer = RequestCoalescer<Answer>()
 
+    /// The key of a rejected bulk element, `{"message": …}`: an element without it is an answer.
+    private static let messageKey = Data(#""message""#.utf8)
+
     /// An answer and the bytes it was decoded from (nil when it came from the cache).
     package struct Answer: Sendable {
         package let response: IPResponse
@@ -260,45 +263,37 @@ public final class IPDataClient: Sendable {
         if let counted = JSONArrayScan.elementCount(of: body, limit: addresses.count), counted != addresses.count {
             throw Self.resultCountMismatch(sent: addresses.count, got: counted > addresses.count ? nil : counted)
         }
+        // Each element's model, and with `keepsJSON` its bytes. The caller then prints the bytes:
+        // an element is decoded only when it may be a rejection (it holds "message"), and one
+        // not decoded is not cached.
+        let elements: [(model: IPResponse?, json: Data?)]
         if keepsJSON, let ranges = JSONArrayScan.elementRanges(of: body), ranges.count == pending.count {
-            // The caller prints the API's bytes: an element is decoded only when it may be a
-            // rejection (it holds "message"), and not cached, since its model is not decoded.
-            let marker = Data(#""message""#.utf8)
-            for (index, range) in zip(pending, ranges) {
+            elements = zip(pending, ranges).map { index, range in
                 let element = body.subdata(in: range)
-                guard element.first == UInt8(ascii: "{"), element.range(of: marker) != nil else {
-                    results[index] =
-                        element.first == UInt8(ascii: "{")
-                        ? IPResponse(undecoded: ips[index])
-                        : IPResponse(rejected: ips[index], message: "The API sent no readable result for this address.")
-                    json[index] = element.first == UInt8(ascii: "{") ? element : nil
-                    continue
-                }
-                var result =
-                    (try? decode(LenientElement<IPResponse>.self, from: element))?.element
-                    ?? IPResponse(rejected: ips[index], message: "The API sent no readable result for this address.")
-                if result.message != nil, result.ip == nil { result.ip = ips[index] }
-                results[index] = result
-                json[index] = result.message == nil ? element : nil
+                guard element.first == UInt8(ascii: "{") else { return (nil, nil) }
+                guard element.range(of: Self.messageKey) != nil else { return (IPResponse(undecoded: ips[index]), element) }
+                return ((try? decode(LenientElement<IPResponse>.self, from: element))?.element, element)
             }
-            return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+        } else {
+            let answers = try decode([LenientElement<IPResponse>].self, from: body)
+            guard answers.count == addresses.count else {
+                throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
+            }
+            elements = answers.map { ($0.element, nil) }
         }
-        let answers = try decode([LenientElement<IPResponse>].self, from: body)
-        guard answers.count == addresses.count else {
-            throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
-        }
-        for (index, answer) in zip(pending, answers) {
+        for (index, element) in zip(pending, elements) {
             let address = ips[index]
-            guard var result = answer.element else {
-                results[index] = IPResponse(
-                    rejected: address, message: "The API sent no readable result for this address.")
+            guard var result = element.model else {
+                results[index] = IPResponse(rejected: address, message: "The API sent no readable result for this address.")
                 continue
             }
             if result.message != nil {
                 // A rejected address comes back as {"message": …} alone; say which address it was.
                 if result.ip == nil { result.ip = address }
-            } else if let key = keys[index] {
+            } else if element.json == nil, let key = keys[index] {
                 cache?.insert(result, forKey: key)
+            } else {
+                json[index] = element.json
             }
             results[index] = result
         }
