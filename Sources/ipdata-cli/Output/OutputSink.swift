@@ -115,10 +115,17 @@ final class OutputSink: Sendable {
     }
 
     /// The file a path stands for, following symbolic links, so that replacing it keeps the link.
+    /// A file not made yet is named in its folder's real path, so that messages name it whole.
     private static func resolvedTarget(of path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        func real(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if let target = real(path) { return target }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let realFolder = real(folder.isEmpty ? "." : folder) else { return path }
+        return (realFolder as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     /// Writes `text` at once, so a record is complete on the way out.
