@@ -38,6 +38,17 @@ struct StreamingLookup {
         var refused = 0
         var writtenAfterStop = 0
         var results = stream.makeAsyncIterator()
+        /// Writes one address's record: from the API's bytes when the answer kept them.
+        func write(_ answer: InputLedger.Answer) throws {
+            if let json = answer.json {
+                try writer.write(json: json, orRecord: { answer.record })
+            } else {
+                try writer.write(answer.record)
+            }
+            progress.recordWritten(failed: answer.failed)
+            status = status.combined(with: answer.status)
+            if stop != nil { writtenAfterStop += 1 }
+        }
         /// Writes the records of the duplicates now due: the answers of their first reading.
         func writeDuplicates() throws {
             guard let ledger else { return }
@@ -46,32 +57,17 @@ struct StreamingLookup {
                     refused += 1
                     continue
                 }
-                if let json = answer.json {
-                    try writer.write(json: json, orRecord: { answer.record })
-                } else {
-                    try writer.write(answer.record)
-                }
-                progress.recordWritten(failed: answer.failed)
-                status = status.combined(with: answer.status)
-                if stop != nil { writtenAfterStop += 1 }
+                try write(answer)
             }
         }
         do {
-            while let item = try await results.next() {
+            reading: while let item = try await results.next() {
                 try writeDuplicates()
                 let origin = ledger?.takeFirst()
-                defer { try? writeDuplicates() }
+                let answer: InputLedger.Answer
                 switch item.result {
                 case .success(let response):
-                    let answer = try answer(for: item, response: response)
-                    if let json = answer.json {
-                        try writer.write(json: json, orRecord: { answer.record })
-                    } else {
-                        try writer.write(answer.record)
-                    }
-                    progress.recordWritten(failed: false)
-                    if let key = origin?.key { ledger?.answered(key, with: answer) }
-                    if stop != nil { writtenAfterStop += 1 }
+                    answer = try self.answer(for: item, response: response)
                 case .failure(let error) where error.stopsTheRun:
                     refused += 1
                     if let key = origin?.key { ledger?.answered(key, with: nil) }
@@ -82,22 +78,18 @@ struct StreamingLookup {
                     // No more input is read; the answers of requests in flight are still written.
                     // Without a ledger the input cannot be held back: leaving the loop drops the
                     // stream, which cancels its requests in flight.
-                    guard let ledger else { break }
+                    guard let ledger else { break reading }
                     ledger.stop()
+                    continue
                 case .failure(let error):
                     let message = origin?.problem ?? error.commandLineMessage
-                    let record: Record = [
-                        "ip": .string(item.ip), Columns.error: .string(console.oneLine(message)),
-                    ]
-                    try writer.write(record)
-                    progress.recordWritten(failed: true)
-                    let failure = origin?.problem == nil ? error.exitStatus : ExitStatus.lookupFailed
-                    status = status.combined(with: failure)
-                    if let key = origin?.key {
-                        ledger?.answered(key, with: InputLedger.Answer(record: record, failed: true, status: failure))
-                    }
+                    answer = InputLedger.Answer(
+                        record: ["ip": .string(item.ip), Columns.error: .string(console.oneLine(message))],
+                        failed: true, status: origin?.problem == nil ? error.exitStatus : .lookupFailed)
                 }
-                if stop != nil, ledger == nil { break }
+                try write(answer)
+                if let key = origin?.key { ledger?.answered(key, with: answer) }
+                try writeDuplicates()
             }
             try writeDuplicates()
         } catch {
@@ -112,7 +104,8 @@ struct StreamingLookup {
             return status
         }
         if printsSummary { progress.printSummary(notAttempted: "\(refused) refused, " + notAttempted()) }
-        if let origin = stop.origin {
+        // A stop at the first address (a refused key, say) needs no line to start again from.
+        if let origin = stop.origin, progress.records > writtenAfterStop {
             let answered =
                 writtenAfterStop > 0 ? "; \(writtenAfterStop) addresses after it were answered and written" : ""
             // An error line, not a notice: --quiet keeps it.

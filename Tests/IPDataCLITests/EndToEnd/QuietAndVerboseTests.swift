@@ -25,12 +25,15 @@ final class QuietAndVerboseTests: CommandLineTestCase {
     }
 
     func testQuietKeepsARefusedKeyAndWhereToStartAgain() throws {
-        let input = try makeFile("8.8.8.8\n1.1.1.1\n", named: "ips.txt")
-        let run = try ipdata(["bulk", "--quiet", input.path] + base, key: .given("not-a-key"))
-        XCTAssertEqual(run.status, 3)
+        // The server answers one request, then refuses the next as over the quota.
+        let lines = (0..<150).map { "9.2.\($0 / 256).\($0 % 256)" }
+        let input = try makeFile(lines.joined(separator: "\n") + "\n", named: "ips.txt")
+        let quota = url + "/quota-after/1/\(UUID().uuidString)"
+        let run = try ipdata(["bulk", "--quiet", "--concurrency", "1", "--base-url", quota, input.path])
+        XCTAssertEqual(run.status, 4)
         guard run.stderrLines.count == 2 else { return XCTFail("two lines: \(run.stderr)") }
-        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Unauthorized: "), run.stderr)
-        XCTAssertTrue(run.stderrLines[1].hasPrefix("ipdata: stopped at line 1 of \(input.path): "), run.stderr)
+        XCTAssertTrue(run.stderrLines[0].hasPrefix("ipdata: Forbidden: "), run.stderr)
+        XCTAssertTrue(run.stderrLines[1].hasPrefix("ipdata: stopped at line 101 of \(input.path): "), run.stderr)
     }
 
     func testQuietKeepsTheErrorOfAFailedLookup() throws {

@@ -72,7 +72,7 @@ final class RunStopTests: CommandLineTestCase {
         XCTAssertEqual(run.stdout, "")
         let counts = try summary(run.stderr)
         XCTAssertEqual((counts["refused"] ?? 0) + (counts["not attempted"] ?? 0), 250, run.stderr)
-        XCTAssertTrue(run.stderr.contains("stopped at line 1 of standard input"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("stopped at line"), "nothing was written: no line to start again from")
     }
 
     func testExitStatusesTellTheClassOfTheFailure() throws {
