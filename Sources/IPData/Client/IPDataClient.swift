@@ -271,7 +271,9 @@ public final class IPDataClient: Sendable {
             elements = zip(pending, ranges).map { index, range in
                 let element = body.subdata(in: range)
                 guard element.first == UInt8(ascii: "{") else { return (nil, nil) }
-                guard element.range(of: Self.messageKey) != nil else { return (IPResponse(undecoded: ips[index]), element) }
+                guard element.range(of: Self.messageKey) != nil else {
+                    return (IPResponse(undecoded: ips[index]), element)
+                }
                 return ((try? decode(LenientElement<IPResponse>.self, from: element))?.element, element)
             }
         } else {
@@ -284,7 +286,8 @@ public final class IPDataClient: Sendable {
         for (index, element) in zip(pending, elements) {
             let address = ips[index]
             guard var result = element.model else {
-                results[index] = IPResponse(rejected: address, message: "The API sent no readable result for this address.")
+                results[index] = IPResponse(
+                    rejected: address, message: "The API sent no readable result for this address.")
                 continue
             }
             if result.message != nil {
