@@ -32,14 +32,36 @@ final class QueueingTests: LocalServerTestCase {
         XCTAssertEqual(client.slots.limit, 6)
         let run = try await lookUpConcurrently(200, with: client, label: "caller's session, 6 connections a host")
         XCTAssertEqual(run.failures, [], "every lookup succeeded")
+        XCTAssertEqual(client.slots.limit, 6, "the answers showed HTTP/1.1")
+        // nginx logs an end a little after the client has its answer, so allow 2 more.
+        XCTAssertLessThanOrEqual(run.mostAtOnce, 6 + 2, "never more at once than the session's 6 connections")
+    }
+
+    /// Over HTTP/2 nothing queues inside URLSession: once an answer shows HTTP/2, the client sends
+    /// its whole `maximumConcurrentRequests` through a session of the caller's.
+    func testOverHTTP2ASessionOfTheCallersCarriesTheClientsWholeLimit() async throws {
+        let session = URLSession(configuration: configuration(timeout: 4))
+        defer { session.finishTasksAndInvalidate() }
+        let base = URL(string: server.url("NORMAL").absoluteString + "/delay/0.2")!
+        let client = IPDataClient(
+            apiKey: server.key, configuration: .init(baseURL: base, connection: .session(session)))
+        XCTAssertEqual(client.slots.limit, 6, "before any answer")
+        let run = try await lookUpConcurrently(200, with: client, label: "caller's session", proto: "HTTP/2.0")
+        XCTAssertEqual(run.failures, [], "every lookup succeeded")
+        XCTAssertEqual(client.slots.limit, 16, "the answers showed HTTP/2")
+        XCTAssertGreaterThan(run.mostAtOnce, 10, "more at once than the session's 6 connections")
     }
 
     private struct Run {
         let failures: [String]
         let connections: Int
+        /// The most requests nginx was working on at once.
+        let mostAtOnce: Int
     }
 
-    private func lookUpConcurrently(_ count: Int, with client: IPDataClient, label: String) async throws -> Run {
+    private func lookUpConcurrently(
+        _ count: Int, with client: IPDataClient, label: String, proto: String = "HTTP/1.1"
+    ) async throws -> Run {
         // Warm up: open connections (and nginx's to its backend, which the tests that misbehave
         // on purpose may have left closed) before the measured run.
         await withTaskGroup(of: Void.self) { group in
@@ -61,11 +83,32 @@ final class QueueingTests: LocalServerTestCase {
             return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
         }
         let entries = try await server.accessEntries(since: mark, atLeast: count - failures.count)
-        XCTAssertEqual(Set(entries.map(\.proto)), ["HTTP/1.1"])
+        XCTAssertEqual(Set(entries.map(\.proto)), [proto])
         let connections = Set(entries.map(\.conn)).count
+        let mostAtOnce = Self.mostAtOnce(entries)
         print(
-            "measured: \(count) concurrent lookups over HTTP/1.1, \(label) (0.2 s each, 4 s timeout): "
-                + "\(failures.count) failed, \(connections) connections, \(Int(elapsed(since: start) * 1000)) ms")
-        return Run(failures: failures, connections: connections)
+            "measured: \(count) concurrent lookups over \(proto), \(label) (0.2 s each, 4 s timeout): "
+                + "\(failures.count) failed, \(connections) connections, at most \(mostAtOnce) at once, "
+                + "\(Int(elapsed(since: start) * 1000)) ms")
+        return Run(failures: failures, connections: connections, mostAtOnce: mostAtOnce)
+    }
+
+    /// The most requests that overlapped in time at the server (each from its start,
+    /// `msec - request_time`, to its end, `msec`).
+    private static func mostAtOnce(_ entries: [LocalAPIServer.AccessEntry]) -> Int {
+        var edges: [(time: Double, change: Int)] = []
+        for entry in entries {
+            edges.append((entry.msec - entry.requestTime, 1))
+            edges.append((entry.msec, -1))
+        }
+        // At the same instant an end comes before a start: back to back is not at once.
+        edges.sort { $0.time != $1.time ? $0.time < $1.time : $0.change < $1.change }
+        var current = 0
+        var most = 0
+        for edge in edges {
+            current += edge.change
+            most = max(most, current)
+        }
+        return most
     }
 }

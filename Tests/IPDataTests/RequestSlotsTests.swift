@@ -144,3 +144,51 @@ final class RequestSlotsTests: XCTestCase {
         XCTAssertEqual(custom.slots.limit, 16, "a transport of your own carries what it is given")
     }
 }
+
+/// The limit moves while requests wait (see `ConnectionProtocolWatch`).
+final class RequestSlotsLimitTests: XCTestCase {
+    private actor Counter {
+        var value = 0
+        func increment() { value += 1 }
+    }
+
+    private func waitUntil(_ condition: () async -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while await !condition(), Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+    }
+
+    func testARaisedLimitLetsWaitersGoAndALoweredOneHoldsNewRequests() async throws {
+        let slots = RequestSlots(limit: 2)
+        let acquired = Counter()
+        for _ in 0..<2 { try await slots.acquire() }
+        let waiting = (0..<4).map { _ in
+            Task {
+                try await slots.acquire()
+                await acquired.increment()
+            }
+        }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        var count = await acquired.value
+        XCTAssertEqual(count, 0, "no room at limit 2")
+
+        slots.setLimit(4)
+        try await waitUntil { await acquired.value == 2 }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        count = await acquired.value
+        XCTAssertEqual(count, 2, "two more at limit 4")
+
+        slots.setLimit(1)
+        for _ in 0..<3 { slots.release() }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        count = await acquired.value
+        XCTAssertEqual(count, 2, "one still in flight at limit 1: nothing more goes")
+        slots.release()
+        try await waitUntil { await acquired.value == 3 }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        count = await acquired.value
+        XCTAssertEqual(count, 3, "one at a time at limit 1")
+        slots.release()
+        for task in waiting { try await task.value }
+        XCTAssertEqual(slots.limit, 1)
+    }
+}

@@ -36,8 +36,11 @@ extension IPDataClient {
         /// A request must never wait inside URLSession, where its timeout runs while it waits for
         /// a connection (over HTTP/1.1 a session opens `httpMaximumConnectionsPerHost` a host: 6
         /// by default, 4 on iOS). So a session the client owns gets at least this many
-        /// connections a host, while over `URLSession.shared` or a session of yours the client has
-        /// at most that session's `httpMaximumConnectionsPerHost` in flight.
+        /// connections a host. Over `URLSession.shared` or a session of yours the client has at
+        /// most that session's `httpMaximumConnectionsPerHost` in flight until an answer shows
+        /// HTTP/2, which multiplexes requests over one connection and queues none: no `Connection`,
+        /// `Keep-Alive` or `Transfer-Encoding` header, which HTTP/2 forbids. Then it has this many,
+        /// until an answer shows HTTP/1.1.
         public var maximumConcurrentRequests: Int
         /// The most seconds one request may take, from the moment it is sent to the last byte of
         /// its answer; past it the request fails with `networkError(URLError(.timedOut))`.
@@ -113,23 +116,28 @@ extension IPDataClient {
         }
 
         /// The transport this connection stands for, made new for an owned session, and the
-        /// most requests to have in flight on it: `maximumConcurrentRequests`, or fewer when a
-        /// session that is not the client's own opens fewer connections a host (see
-        /// `URLSessionTransport.concurrentRequests`).
+        /// requests in flight on it: at most `maximumConcurrentRequests`; over a session that is
+        /// not the client's own, at most the connections it opens a host until its answers show
+        /// HTTP/2 (see `URLSessionTransport.concurrentRequests` and `ConnectionProtocolWatch`).
         func makeTransport(
             limits: URLSessionTransport.Limits, maximumConcurrentRequests: Int
-        ) -> (transport: any IPDataTransport, concurrentRequests: Int) {
+        ) -> (transport: any IPDataTransport, slots: RequestSlots) {
             let wanted = max(1, maximumConcurrentRequests)
             switch box.kind {
             case .session(let session):
-                let transport = URLSessionTransport(session: session, limits: limits)
-                return (transport, min(wanted, transport.concurrentRequests))
+                let connections = max(1, session.configuration.httpMaximumConnectionsPerHost)
+                let slots = RequestSlots(limit: min(wanted, connections))
+                let watch =
+                    wanted > connections
+                    ? ConnectionProtocolWatch(slots: slots, connectionLimit: connections, multiplexedLimit: wanted)
+                    : nil
+                return (URLSessionTransport(session: session, limits: limits, protocolWatch: watch), slots)
             case .owned(let configuration):
                 let transport = URLSessionTransport(
                     configuration: configuration, limits: limits, concurrentRequests: wanted)
-                return (transport, min(wanted, transport.concurrentRequests))
+                return (transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)))
             case .transport(let transport):
-                return (transport, wanted)
+                return (transport, RequestSlots(limit: wanted))
             }
         }
     }

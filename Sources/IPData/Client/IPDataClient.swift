@@ -34,8 +34,8 @@ public final class IPDataClient: Sendable {
     public let retryPolicy: RetryPolicy
     /// Why the base URL may not carry the key, if it may not (see `Configuration.allowsInsecureHTTP`).
     let insecureBaseURL: IPDataError?
-    /// The requests in flight, at most `Configuration.maximumConcurrentRequests` (fewer over a
-    /// session that opens fewer connections a host).
+    /// The requests in flight, at most `Configuration.maximumConcurrentRequests` (fewer over an
+    /// HTTP/1.1 session that opens fewer connections a host).
     let slots: RequestSlots
     /// The deadline and the largest answer, for a transport that is not URLSession's (whose
     /// transport enforces its own as the answer arrives).
@@ -71,7 +71,7 @@ public final class IPDataClient: Sendable {
         self.baseURL = configuration.baseURL
         let limits = URLSessionTransport.Limits(
             deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
-        let (transport, concurrentRequests) = configuration.connection.makeTransport(
+        let (transport, slots) = configuration.connection.makeTransport(
             limits: limits, maximumConcurrentRequests: configuration.maximumConcurrentRequests)
         self.transport = transport
         self.limits = TransferWatch.Limits(
@@ -81,7 +81,7 @@ public final class IPDataClient: Sendable {
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
-        self.slots = RequestSlots(limit: concurrentRequests)
+        self.slots = slots
         self.onRequestEnd = configuration.onRequestEnd
     }
 

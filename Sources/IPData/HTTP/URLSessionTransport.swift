@@ -26,19 +26,25 @@ final class URLSessionTransport: IPDataTransport {
     /// The most a request may take, and the most bytes its answer may have.
     let limits: TransferWatch.Limits
 
-    /// How many requests the session carries at once without queueing one inside URLSession:
-    /// its `httpMaximumConnectionsPerHost`. A request queued there waits for a connection with
-    /// its timeout running, and libcurl's queue is not first-come: under a steady load a queued
-    /// request can be overtaken until it times out, never sent. So a client never has more in
-    /// flight than this.
+    /// How many requests the session carries at once over HTTP/1.1 without queueing one inside
+    /// URLSession: its `httpMaximumConnectionsPerHost`. A request queued there waits for a
+    /// connection with its timeout running, and libcurl's queue is not first-come: under a steady
+    /// load a queued request can be overtaken until it times out, never sent. So a client has no
+    /// more in flight than this, unless the answers show HTTP/2 (see `ConnectionProtocolWatch`).
     let concurrentRequests: Int
 
-    /// A transport over `session` (`URLSession.shared`, or the caller's), which it never invalidates.
-    init(session: URLSession, limits: Limits) {
+    /// Told of every answer over a session the client does not own, when the client would have
+    /// more in flight over HTTP/2 than the session opens connections (see `ConnectionProtocolWatch`).
+    let protocolWatch: ConnectionProtocolWatch?
+
+    /// A transport over `session` (`URLSession.shared`, or the caller's), which it never
+    /// invalidates; `protocolWatch`, if any, sees its answers.
+    init(session: URLSession, limits: Limits, protocolWatch: ConnectionProtocolWatch? = nil) {
         self.session = session
         self.ownedSessionDelegate = nil
         self.limits = limits.resolved(for: session.configuration)
         self.concurrentRequests = max(1, session.configuration.httpMaximumConnectionsPerHost)
+        self.protocolWatch = protocolWatch
     }
 
     /// A transport over a session of its own, made once from a copy of `configuration` whose
@@ -51,6 +57,7 @@ final class URLSessionTransport: IPDataTransport {
         self.ownedSessionDelegate = delegate
         self.limits = limits.resolved(for: configuration)
         self.concurrentRequests = max(1, owned.httpMaximumConnectionsPerHost)
+        self.protocolWatch = nil
     }
 
     /// The limits a client asks for: a deadline (nil: twice the session's request timeout) and
@@ -98,7 +105,9 @@ final class URLSessionTransport: IPDataTransport {
                 return try await Platform.delegatedData(
                     for: request, session: session, sessionDelegate: owned, limits: limits, attach: attach)
             }
-            return try await Platform.data(for: request, session: session, limits: limits, attach: attach)
+            let answer = try await Platform.data(for: request, session: session, limits: limits, attach: attach)
+            protocolWatch?.observe(answer.1)
+            return answer
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // A refused authentication challenge also ends as `.cancelled`; tell it from a
             // cancelled task, and answer with the 401 the server sent.

@@ -19,10 +19,14 @@ struct LocalAPIServer {
         let method: String
         let uri: String
         let status: Int
+        /// When nginx finished the request (seconds since 1970) and how long it took.
+        let msec: Double
+        let requestTime: Double
 
         enum CodingKeys: String, CodingKey {
-            case mode, conn, proto, method, uri, status
+            case mode, conn, proto, method, uri, status, msec
             case connReqs = "conn_reqs"
+            case requestTime = "request_time"
         }
     }
 
