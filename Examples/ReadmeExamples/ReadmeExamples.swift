@@ -190,3 +190,15 @@ enum TestingYourApp {
         }
     }
 }
+
+enum ClientAddressBehindProxies {
+    static func run(client: IPDataClient, peer: String?, headers: [(name: String, value: String)]) async throws {
+        // Your load balancers are in 10.0.0.0/8, and nginx runs on this machine.
+        let resolver = try ClientAddressResolver(trustedProxies: ["10.0.0.0/8", "127.0.0.1"])
+        // peer: the connection's remote address; headers: the request's, in order.
+        if let address = resolver.clientAddress(peer: peer, headers: headers) {
+            let info = try await client.lookup(address)
+            print(info.countryName ?? "")
+        }
+    }
+}
