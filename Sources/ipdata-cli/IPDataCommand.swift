@@ -86,6 +86,7 @@ enum IPDataCommand {
     enum Command: String, CaseIterable {
         case lookup = ""
         case bulk
+        case grep
         case `init`
         case help
 
@@ -94,6 +95,7 @@ enum IPDataCommand {
             switch self {
             case .lookup: return LookupCommand.help
             case .bulk: return BulkCommand.help
+            case .grep: return GrepCommand.help
             case .`init`: return InitCommand.help
             case .help: return HelpCommand.help
             }
@@ -104,6 +106,7 @@ enum IPDataCommand {
             switch self {
             case .lookup: return LookupCommand.options
             case .bulk: return BulkCommand.options
+            case .grep: return GrepCommand.options
             case .`init`: return InitCommand.options
             case .help: return HelpCommand.options
             }
@@ -165,6 +168,7 @@ enum IPDataCommand {
             switch command {
             case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
             case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
+            case .grep: return try await GrepCommand.run(parsed, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             case .help: return try HelpCommand.run(parsed, console: console)
             }

@@ -15,8 +15,8 @@ enum LookupCommand {
 
     static let help = HelpText(
         usage: [
-            "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata init [KEY]",
-            "ipdata help [COMMAND]",
+            "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata grep [OPTIONS] [FILE… | -]",
+            "ipdata init [KEY]", "ipdata help [COMMAND]",
         ],
         summary: """
             Look up IP addresses with the ipdata.co API: location, network, company and threat data.
@@ -27,13 +27,14 @@ enum LookupCommand {
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
               ipdata bulk ips.txt            a list of any size, from files or standard input
+              ipdata grep -o access.log      the addresses in any text (no key, nothing sent)
               ipdata init                    store your API key
             """,
         options: options,
         footer: """
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk` and
-            `ipdata help init` (or `ipdata bulk --help`, `ipdata init --help`) for those commands.
+            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk`,
+            `ipdata help grep` and `ipdata help init` (or `ipdata COMMAND --help`) for those commands.
             On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
             \(ExitStatus.helpText)
             """ + "\n\n" + SandboxHelp.text)
@@ -49,7 +50,8 @@ enum LookupCommand {
         /// The target of `arguments`; without any, the addresses of standard input when
         /// `readsStandardInput` (it is a pipe or a file), else the caller's own address.
         init(arguments: [String], readsStandardInput: Bool = false) throws {
-            if let command = arguments.first(where: { ["bulk", "init", "help"].contains($0) }) {
+            let commands = IPDataCommand.Command.allCases.map(\.rawValue).filter { !$0.isEmpty }
+            if let command = arguments.first(where: commands.contains) {
                 let usage = command == "help" ? "ipdata help [COMMAND]" : "ipdata \(command) [OPTIONS] …"
                 throw UsageError("\(command) is a command, not an address: \(usage)")
             }

@@ -37,12 +37,19 @@ final class LineReader {
     /// The number of the line the next call reads, from 1.
     private(set) var lineNumber = 1
 
-    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, maximumLineLength: Int, expected: String) {
+    /// The bytes one read asks for.
+    private let blockSize: Int
+
+    private init(
+        name: String, descriptor: Int32, ownsDescriptor: Bool, maximumLineLength: Int, expected: String,
+        blockSize: Int = LineReader.blockSize
+    ) {
         self.name = name
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.maximumLineLength = maximumLineLength
         self.expected = expected
+        self.blockSize = blockSize
     }
 
     deinit {
@@ -55,23 +62,56 @@ final class LineReader {
     /// A reader of standard input, whose lines have at most `maximumLineLength` bytes; a longer
     /// line's message says the input should hold `expected`.
     static func standardInput(
-        maximumLineLength: Int = defaultMaximumLineLength, expected: String = addressLines
+        maximumLineLength: Int = defaultMaximumLineLength, expected: String = addressLines,
+        blockSize: Int = LineReader.blockSize
     ) -> LineReader {
         LineReader(
             name: "standard input", descriptor: STDIN_FILENO, ownsDescriptor: false,
-            maximumLineLength: maximumLineLength, expected: expected)
+            maximumLineLength: maximumLineLength, expected: expected, blockSize: blockSize)
     }
 
     /// A reader of the file at `path`, whose lines have at most `maximumLineLength` bytes; throws
     /// a usage error (exit status 2) when it cannot be opened.
-    static func file(atPath path: String, maximumLineLength: Int = defaultMaximumLineLength) throws -> LineReader {
+    static func file(
+        atPath path: String, maximumLineLength: Int = defaultMaximumLineLength, expected: String = addressLines,
+        blockSize: Int = LineReader.blockSize
+    ) throws -> LineReader {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CommandError(.usage, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         return LineReader(
             name: path, descriptor: descriptor, ownsDescriptor: true, maximumLineLength: maximumLineLength,
-            expected: addressLines)
+            expected: expected, blockSize: blockSize)
+    }
+
+    /// The next whole lines, as many as one read brought (at least one), with their line ends; the
+    /// last line of the input may have none. nil at the end of the input. Throws as `nextLine()`
+    /// for a line too long. For reading text in bulk (`ipdata grep`): no line is copied.
+    func nextLines() async throws -> ArraySlice<UInt8>? {
+        while true {
+            if let end = buffer[(start + searched)...].lastIndex(of: UInt8(ascii: "\n")) {
+                defer {
+                    start = end + 1
+                    searched = 0
+                }
+                return buffer[start...end]
+            }
+            searched = buffer.count - start
+            try checkLength(of: buffer[start...])
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer {
+                    start = buffer.count
+                    searched = 0
+                }
+                return buffer[start...]
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let block = try await Self.readBlock(from: descriptor, name: name, size: blockSize)
+            if block.isEmpty { atEnd = true } else { buffer.append(contentsOf: block) }
+        }
     }
 
     /// The next line without its line end, or nil at the end of the input. Throws a usage error
@@ -98,7 +138,7 @@ final class LineReader {
             }
             buffer.removeFirst(start)
             start = 0
-            let block = try await Self.readBlock(from: descriptor, name: name)
+            let block = try await Self.readBlock(from: descriptor, name: name, size: blockSize)
             if block.isEmpty { atEnd = true } else { buffer.append(contentsOf: block) }
         }
     }
@@ -123,11 +163,11 @@ final class LineReader {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// Up to `blockSize` bytes; empty at the end of the input.
-    private static func readBlock(from descriptor: Int32, name: String) async throws -> [UInt8] {
+    /// Up to `size` bytes; empty at the end of the input.
+    private static func readBlock(from descriptor: Int32, name: String, size: Int) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                var block = [UInt8](repeating: 0, count: blockSize)
+                var block = [UInt8](repeating: 0, count: size)
                 while true {
                     let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                     if count >= 0 {

@@ -27,8 +27,10 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
             (["help", "bulk"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
             (["help", "init"], "usage: ipdata init [OPTIONS] [KEY]\n"),
-            (["help", "help"], "usage: ipdata help [bulk | init | help]\n"),
-            (["help", "--help"], "usage: ipdata help [bulk | init | help]\n"),
+            (["help", "grep"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
+            (["grep", "--help"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
+            (["help", "help"], "usage: ipdata help [bulk | grep | init | help]\n"),
+            (["help", "--help"], "usage: ipdata help [bulk | grep | init | help]\n"),
         ]
         for (arguments, start) in cases {
             let run = try ipdata(arguments, key: .absent)
@@ -66,11 +68,11 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
             (
                 ["help", "bogus"],
-                "there is no command bogus: ipdata help [bulk | init | help] (see ipdata help --help)"
+                "there is no command bogus: ipdata help [bulk | grep | init | help] (see ipdata help --help)"
             ),
             (
                 ["help", "bulk", "init"],
-                "help takes one command name: ipdata help [bulk | init | help] (see ipdata help --help)"
+                "help takes one command name: ipdata help [bulk | grep | init | help] (see ipdata help --help)"
             ),
         ]
         for (arguments, message) in cases {

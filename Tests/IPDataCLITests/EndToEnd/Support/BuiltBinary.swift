@@ -20,6 +20,8 @@ enum BuiltBinary {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// Standard output's bytes, for output that need not be UTF-8 (`stdout` replaces what is not).
+        var stdoutBytes = Data()
 
         /// The lines of standard error, without empty ones.
         var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
@@ -84,10 +86,11 @@ enum BuiltBinary {
             exited.wait()
             XCTFail("ipdata \(arguments.joined(separator: " ")) still ran after \(timeout) s", file: file, line: line)
         }
+        let stdoutBytes = try Data(contentsOf: stdoutURL)
         return Run(
             status: process.terminationStatus,
-            stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
-            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+            stdout: String(decoding: stdoutBytes, as: UTF8.self),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8), stdoutBytes: stdoutBytes)
     }
 }
 #endif
