@@ -10,7 +10,7 @@
 /// no zone in IPv6). An IPv4-mapped IPv6 address (`::ffff:10.1.2.3`) is the IPv4 address it
 /// maps, so a dual-stack socket's peer matches an IPv4 block.
 public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
-    let address: IPAddress
+    package let address: IPAddress
     /// How many leading bits of `address` the block fixes: 0 to 32 for IPv4, 0 to 128 for IPv6.
     public let prefixLength: Int
 

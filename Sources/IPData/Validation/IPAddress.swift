@@ -22,6 +22,11 @@ package enum IPAddress: Hashable, Sendable {
         package var high: UInt64
         package var low: UInt64
 
+        package init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+
         package subscript(index: Int) -> UInt16 {
             let word = index < 4 ? high : low
             return UInt16(truncatingIfNeeded: word >> (UInt64(3 - index % 4) * 16))

@@ -17,6 +17,11 @@ enum BulkCommand {
     static let concurrencyOption = OptionSpec(
         "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
     static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
+    static let maximumAddressesOption = OptionSpec(
+        "max-addresses", value: "N",
+        help: "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
+            + "\(AddressReader.defaultMaximumRangeAddresses)); a larger one is a failed record, and nothing of it "
+            + "is looked up")
     /// `--format` as bulk reads it: the same option, whose default here is JSON lines whatever
     /// the number of addresses.
     static let formatOption = OptionSpec(
@@ -24,7 +29,7 @@ enum BulkCommand {
         help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
 
     static let options =
-        [columnOption, concurrencyOption, noProgressOption]
+        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption]
         + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
 
     static let help = HelpText(
@@ -33,7 +38,8 @@ enum BulkCommand {
             Look up every address in the files (or standard input, `-`, the default), any number of
             them: in bulk requests of up to 100 addresses, results in input order as they arrive.
 
-            Each line is an address, or a CSV row whose first column (or --column) is one. With
+            Each line is an address, a range (8.8.8.0/29, 8.8.8.1-8.8.8.6: its addresses in order, at
+            most --max-addresses), or a CSV row whose first column (or --column) is one. With
             --column NAME the first row of each file is its header. Blank lines and lines starting
             with # are skipped. An address the API rejects becomes a record with an "error" field,
             and the run goes on. When the plan does not allow bulk requests, the addresses are
@@ -61,6 +67,9 @@ enum BulkCommand {
         let common = try CommonOptions(parsed)
         let column = try parsed.value(columnOption.name).map(ColumnSelection.init(parsing:)) ?? .first
         let concurrency = try parsed.value(concurrencyOption.name).map(Self.concurrency(parsing:)) ?? 4
+        let maximumRange =
+            try CommonOptions.wholeNumber(parsed, maximumAddressesOption, in: 1...1_000_000, unit: "")
+            ?? AddressReader.defaultMaximumRangeAddresses
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
         let client = try common.makeClient(environment: environment, console: console)
@@ -69,14 +78,16 @@ enum BulkCommand {
 
         let csv = parsed.has(columnOption.name)
         let ledger = InputLedger()
-        let addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
+        var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
+        addresses.maximumRangeAddresses = maximumRange
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(
             noProgress: parsed.has(noProgressOption.name) || common.isQuiet || common.isVerbose)
         // The bar shows a percentage when the total can be counted first: regular files only.
         let total =
             showsBar && inputs.allSatisfy(isRegularFile)
-            ? try await count(AddressReader(inputs: inputs, column: column, csv: csv)) : nil
+            ? try await count(
+                AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)) : nil
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading addresses from standard input, one per line; end with Ctrl-D")
         }

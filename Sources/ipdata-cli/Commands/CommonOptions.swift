@@ -106,7 +106,7 @@ struct CommonOptions {
     }
 
     /// The value of `option` as a whole number in `range`, if given; a usage error otherwise.
-    private static func wholeNumber(
+    static func wholeNumber(
         _ parsed: ParsedArguments, _ option: OptionSpec, in range: ClosedRange<Int>, unit: String
     )
         throws -> Int?

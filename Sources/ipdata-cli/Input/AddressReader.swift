@@ -36,7 +36,9 @@ enum ColumnSelection: Equatable, Sendable {
 ///
 /// Every line is accounted for. Blank lines and lines starting with `#` are skipped. Every other
 /// line yields one address: the field of the selected column, trimmed (a plain address is a
-/// record of one field; a line with a tab and no comma is split at tabs). A line that is no
+/// record of one field; a line with a tab and no comma is split at tabs). A field that is a range
+/// (`8.8.8.0/29`, `8.8.8.1-8.8.8.6`; see `AddressRange`) yields each of its addresses, or, when it
+/// holds more than `maximumRangeAddresses`, its text, with the reason in the ledger. A line that is no
 /// address still yields its text, which the lookup reports as not an address; when the reader can
 /// tell why (an unbalanced quote, a row too short for the column), it says so in the ledger.
 ///
@@ -59,6 +61,12 @@ struct AddressReader: AsyncSequence, Sendable {
     var csv = false
     /// Where the origin of each address goes, and the run's stop; nil for a pass that only counts.
     var ledger: InputLedger?
+    /// The most addresses one range (`8.8.8.0/29`, `8.8.8.1-8.8.8.6`) may stand for; a larger one
+    /// is a failed record, and nothing of it is looked up.
+    var maximumRangeAddresses = AddressReader.defaultMaximumRangeAddresses
+
+    /// `--max-addresses`'s default: a /24.
+    static let defaultMaximumRangeAddresses = 256
 
     func makeAsyncIterator() -> Iterator {
         Iterator(reader: self)
@@ -79,12 +87,16 @@ struct AddressReader: AsyncSequence, Sendable {
         private var isFirstLine = true
         private var isFirstRow = true
         private var separator: Character = ","
+        private let maximumRangeAddresses: Int
+        /// The addresses of a range still to be handed out, and the line they come from.
+        private var range: (addresses: AnyIterator<String>, origin: InputLedger.Origin)?
 
         init(reader: AddressReader) {
             self.inputs = reader.inputs
             self.column = reader.column
             self.csv = reader.csv
             self.ledger = reader.ledger
+            self.maximumRangeAddresses = reader.maximumRangeAddresses
         }
 
         mutating func next() async throws -> String? {
@@ -93,6 +105,14 @@ struct AddressReader: AsyncSequence, Sendable {
                 return nil
             }
             while let reader = try currentReader() {
+                if let range {
+                    guard let address = range.addresses.next() else {
+                        self.range = nil
+                        continue
+                    }
+                    if let address = admit(address, from: range.origin) { return address }
+                    continue
+                }
                 guard let (number, rawLine) = try await nextLine(from: reader) else {
                     self.reader = nil
                     continue
@@ -122,20 +142,33 @@ struct AddressReader: AsyncSequence, Sendable {
                     return trimmed
                 }
                 let address = fields[index]
-                guard let ledger else { return address }
-                var entry = origin(nil)
-                entry.key = IPAddress.canonical(address)
-                // An address read before is not sent again: its record repeats the earlier answer.
-                if let key = entry.key, ledger.admit(key) {
-                    entry.isDuplicate = true
-                    ledger.append(entry)
+                if let range = AddressRange(address) {
+                    if let problem = range.problem(maximum: maximumRangeAddresses) {
+                        ledger?.append(origin(problem))
+                        return address
+                    }
+                    self.range = (range.makeIterator(), origin(nil))
                     continue
                 }
-                ledger.append(entry)
-                return address
+                if let address = admit(address, from: origin(nil)) { return address }
             }
             if let ledger, ledger.unread == .unknown { ledger.unread = .counted(0) }
             return nil
+        }
+
+        /// `address`, from `origin`, entered in the ledger; nil for an address read before, which
+        /// is not sent again (its record repeats the earlier answer).
+        private func admit(_ address: String, from origin: InputLedger.Origin) -> String? {
+            guard let ledger else { return address }
+            var entry = origin
+            entry.key = IPAddress.canonical(address)
+            if let key = entry.key, ledger.admit(key) {
+                entry.isDuplicate = true
+                ledger.append(entry)
+                return nil
+            }
+            ledger.append(entry)
+            return address
         }
 
         /// The reader of the input being read, opening the next input when needed; nil at the end.

@@ -105,6 +105,23 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: 4 records, 2 failed, 1 request sent, "), run.stderr)
     }
 
+    func testRangesAreLookedUpAddressByAddressAndTooLargeOnesNotAtAll() throws {
+        let mark = accessLogMark()
+        let run = try ipdata(
+            ["bulk", "--max-addresses", "4", "-q"] + base, stdin: "8.8.8.0/30\n1.1.1.1-1.1.1.2\n8.0.0.0/8\n")
+        XCTAssertEqual(run.status, 1, "the range over the cap fails the run")
+        let results = try objects(run)
+        XCTAssertEqual(
+            results.map { $0["ip"] },
+            ["8.8.8.0", "8.8.8.1", "8.8.8.2", "8.8.8.3", "1.1.1.1", "1.1.1.2", "8.0.0.0/8"].map(JSONValue.string))
+        XCTAssertEqual(
+            results[6]["error"],
+            .string("8.0.0.0/8 holds 16,777,216 addresses, more than --max-addresses 4: nothing was looked up"))
+        let requests = try accessEntries(since: mark, atLeast: 1)
+        XCTAssertEqual(requests.count, 1, "one bulk request of the six addresses")
+        XCTAssertEqual(requests.first?.uri, "/bulk")
+    }
+
     func testTenThousandAddressesInInputOrderFromAtMostAHundredRequests() throws {
         var ips = addresses(10_000)
         ips[4_321] = "10.1.2.3"

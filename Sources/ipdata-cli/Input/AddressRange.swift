@@ -1,0 +1,86 @@
+import Foundation
+import IPData
+
+/// A block of addresses written on one line of `ipdata bulk`'s input: a network in CIDR notation
+/// (`8.8.8.0/29`) or a dash range (`8.8.8.1-8.8.8.6`, `2001:db8::1 - 2001:db8::ff`), looked up as
+/// each of its addresses in order. `--max-addresses` caps how many one range may hold, so that a
+/// typo (`/8` for `/28`) spends no quota.
+struct AddressRange: Sequence {
+    let first: IPAddress
+    /// How many addresses: at least 1; at most 2^64 for IPv6 (more is reported as that).
+    let count: UInt64
+    /// The text as written, for messages.
+    let text: String
+
+    /// The range written in `text`, or nil when it is not one (a plain address is not).
+    init?(_ text: String) {
+        self.text = text
+        if text.contains("/") {
+            guard let network = IPNetwork(text) else { return nil }
+            first = network.address
+            let hostBits = network.address.bitWidth - network.prefixLength
+            count = hostBits >= 64 ? UInt64.max : UInt64(1) << UInt64(hostBits)
+            return
+        }
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard ends.count == 2, let low = IPAddress(ends[0].trimmingCharacters(in: .whitespaces)),
+            let high = IPAddress(ends[1].trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        switch (low, high) {
+        case (.v4(let a), .v4(let b)) where a <= b:
+            count = UInt64(b - a) + 1
+        case (.v6(let a), .v6(let b)) where (a.high, a.low) <= (b.high, b.low):
+            // b - a in 128 bits; from 2^64 addresses on, the count is reported as UInt64.max.
+            let lowDifference = b.low &- a.low
+            let highDifference = b.high - a.high - (b.low < a.low ? 1 : 0)
+            count = highDifference > 0 || lowDifference == .max ? .max : lowDifference + 1
+        default:
+            return nil
+        }
+        first = low
+    }
+
+    /// The problem of a range over `maximum` addresses, for the record of its line.
+    func problem(maximum: Int) -> String? {
+        guard count > UInt64(maximum) else { return nil }
+        let size = count == UInt64.max ? "more than 18 quintillion" : count.formatted
+        return "\(text) holds \(size) addresses, more than --max-addresses \(maximum.formatted): nothing was looked up"
+    }
+
+    func makeIterator() -> AnyIterator<String> {
+        var next: IPAddress? = first
+        var left = count
+        return AnyIterator {
+            guard left > 0, let address = next else { return nil }
+            left -= 1
+            next = address.successor
+            return address.text
+        }
+    }
+}
+
+extension IPAddress {
+    /// The next address, or nil after the last of its family.
+    fileprivate var successor: IPAddress? {
+        switch self {
+        case .v4(let bits):
+            return bits == .max ? nil : .v4(bits + 1)
+        case .v6(let groups):
+            if groups.low != .max { return .v6(Groups(high: groups.high, low: groups.low + 1)) }
+            return groups.high == .max ? nil : .v6(Groups(high: groups.high + 1, low: 0))
+        }
+    }
+}
+
+extension BinaryInteger {
+    /// With thousands separated: 65,536.
+    fileprivate var formatted: String {
+        let digits = Array(String(self))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}
