@@ -11,9 +11,10 @@
 #
 # Swift 6.1 and later read Package@swift-6.1.swift: every line of the Swift 6 manifest's package,
 # in order, plus only additions, and those must declare the `AsyncHTTPClient` trait (off by
-# default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, and
-# the target's dependency on AsyncHTTPClient under that trait. (Checked when the file exists or is
-# named: the two-file form checks the first two only.)
+# default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, the
+# target's dependency on AsyncHTTPClient under that trait, and IPDataIntegrationTests' dependency
+# on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays).
+# (Checked when the file exists or is named: the two-file form checks the first two only.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -51,7 +52,9 @@ for needed in \
     '.package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")' \
     '.library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"])' \
     '.target( name: "IPDataAsyncHTTPClient"' \
-    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))'; do
+    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))' \
+    'target.name == "IPDataIntegrationTests"' \
+    '.target(name: "IPDataAsyncHTTPClient" condition: .when(traits: ["AsyncHTTPClient"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then

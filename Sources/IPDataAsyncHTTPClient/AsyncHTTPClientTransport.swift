@@ -26,7 +26,8 @@ import FoundationNetworking
 /// cancels the request. No error it throws carries the request's URL or the API key.
 ///
 /// Redirects follow the `HTTPClient`'s configuration, which cannot be changed per request.
-/// `AsyncHTTPClientTransport()` uses `sharedClient`, which follows none. A client that follows
+/// `AsyncHTTPClientTransport()` uses `sharedClient`, which follows none itself: the transport
+/// then follows a lookup's redirect within the API's origin, as URLSession does. A client that follows
 /// redirects (`HTTPClient.shared` does, as do Vapor's and Hummingbird's defaults) would carry the
 /// key to wherever a redirect points: give this transport a client made with
 /// `redirectConfiguration: .disallow`. If a client does follow a redirect to another origin,
@@ -45,13 +46,17 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
     /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
     /// SwiftNIO's shared event loop group. It is never shut down, like `HTTPClient.shared`.
-    public static let sharedClient: HTTPClient = {
+    public static let sharedClient = HTTPClient(
+        eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: sharedClientConfiguration)
+
+    /// `sharedClient`'s configuration; the integration tests make clients of their own with it.
+    static var sharedClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = .automatic
-        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-    }()
+        return configuration
+    }
 
     /// A transport over `client`, which it never shuts down. By default `sharedClient`; with a
     /// client of yours, see the redirects in the type's description.
@@ -66,8 +71,50 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
 
     /// Sends `request` through `client` and returns the whole answer, whatever its status.
     ///
+    /// As URLSession does, a `GET` whose connection is lost before its answer
+    /// (`.networkConnectionLost`: a pooled connection the server closed as the request went out)
+    /// is sent once more, and a `GET` redirected within its origin (scheme, host and port) is
+    /// followed, up to 5 times; a redirect to another origin comes back as the answer.
+    ///
     /// Throws a `URLError` when no whole answer arrives (see the type's description).
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let isGET = (request.httpMethod ?? "GET") == "GET"
+        var request = request
+        var resent = false
+        var redirects = 0
+        while true {
+            let answer: (Data, URLResponse)
+            do {
+                answer = try await send(request)
+            } catch let error as URLError where isGET && error.code == .networkConnectionLost && !resent {
+                resent = true
+                continue
+            }
+            guard isGET, redirects < 5, let next = Self.redirectWithinTheOrigin(answer.1) else { return answer }
+            redirects += 1
+            request.url = next
+        }
+    }
+
+    /// Where a redirect answer points, when that is within the origin of the URL it answered.
+    static func redirectWithinTheOrigin(_ response: URLResponse) -> URL? {
+        guard let http = response as? HTTPURLResponse, [301, 302, 303, 307, 308].contains(http.statusCode),
+            let from = http.url, let origin = origin(of: from),
+            let location = http.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: from)?.absoluteURL, Self.origin(of: target) == origin
+        else { return nil }
+        return target
+    }
+
+    /// Scheme, host and port, the port spelled out where the URL leaves it to the scheme.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// One request, one answer.
+    private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
         let redaction = Self.redaction(for: request)
         do {

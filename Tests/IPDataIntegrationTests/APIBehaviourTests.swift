@@ -9,7 +9,7 @@ import FoundationNetworking
 /// The real server's error bodies and answers through the client.
 final class APIBehaviourTests: LocalServerTestCase {
     private func client(key: String) -> IPDataClient {
-        IPDataClient(apiKey: key, baseURL: server.url("NORMAL"), configuration: configuration())
+        client(server.url("NORMAL"), key: key)
     }
 
     private func error<Value>(_ operation: () async throws -> Value) async -> IPDataError? {

@@ -27,12 +27,11 @@ final class ConnectionFailureTests: LocalServerTestCase {
     }
 
     func testLookupAndBulkSucceedAfterTheServerClosedAnIdleConnectionOwnedSession() async throws {
-        try await idleCloseSurvives(
-            IPDataClient(apiKey: server.key, baseURL: server.url("IDLE_CLOSE"), configuration: configuration()))
+        try await idleCloseSurvives(client(server.url("IDLE_CLOSE")))
     }
 
     func testLookupAndBulkSucceedAfterTheServerClosedAnIdleConnectionSharedSession() async throws {
-        try await idleCloseSurvives(IPDataClient(apiKey: server.key, baseURL: server.url("IDLE_CLOSE")))
+        try await idleCloseSurvives(client(server.url("IDLE_CLOSE"), connection: .shared))
     }
 
     /// The race: the second request on a connection is read and then reset without an answer.
@@ -61,54 +60,101 @@ final class ConnectionFailureTests: LocalServerTestCase {
     }
 
     func testRaceOnAReusedConnectionOwnedSession() async throws {
-        try await raceSurvives(
-            IPDataClient(apiKey: server.key, baseURL: server.url("RACE"), configuration: configuration(timeout: 30)))
+        try await raceSurvives(client(server.url("RACE"), timeout: 30))
     }
 
     func testRaceOnAReusedConnectionInjectedSession() async throws {
-        let session = URLSession(configuration: configuration(timeout: 30))
-        defer { session.finishTasksAndInvalidate() }
-        try await raceSurvives(IPDataClient(apiKey: server.key, baseURL: server.url("RACE"), session: session))
+        try onlyThroughURLSession("a session of the caller's: AsyncHTTPClientTransport always has an HTTPClient given")
+        try await raceSurvives(client(server.url("RACE"), connection: .injected, timeout: 30))
     }
 
     func testRaceOnAReusedConnectionSharedSession() async throws {
-        try await raceSurvives(IPDataClient(apiKey: server.key, baseURL: server.url("RACE")))
+        try await raceSurvives(client(server.url("RACE"), connection: .shared))
     }
 
-    /// When the server reads the whole POST and then resets, it may have acted on it: the client
-    /// reports the failure at once. Linux reports the reset as `URLError.unknown`, which is not
-    /// resent. Apple platforms may report `networkConnectionLost`, which the contract resends once.
-    func testAResetAfterTheBodyWasReadFailsFastWithoutAResend() async throws {
-        let client = IPDataClient(
-            apiKey: server.key, baseURL: server.url("RACE_AFTER_BODY"), configuration: configuration(timeout: 30))
+    /// When the server reads the whole POST and then resets, it may have acted on it. Linux
+    /// URLSession sends a POST with `Expect: 100-continue`, which tells this apart from a stale
+    /// connection: the reset is `URLError.unknown`, reported at once and not resent. Apple
+    /// platforms may report `networkConnectionLost`, which the contract resends once.
+    /// AsyncHTTPClient sends the body at once and cannot tell them apart either: the reset is
+    /// `networkConnectionLost`, so the request is resent once, whole, on a fresh connection, where
+    /// it is answered.
+    func testAResetAfterTheBodyWasReadFailsFastOrIsResentOnce() async throws {
+        let client = client(server.url("RACE_AFTER_BODY"), timeout: 30)
         let mark = server.mark()
         _ = try await client.lookup("8.8.8.8")
         let start = Date()
-        do {
-            _ = try await client.bulkLookup(Self.pair)
-            XCTFail("a reset bulk request returned results")
-        } catch IPDataError.networkError(let underlying as URLError) {
-            XCTAssertNotEqual(underlying.code, .timedOut)
+        switch transport {
+        case .urlSession:
+            do {
+                _ = try await client.bulkLookup(Self.pair)
+                XCTFail("a reset bulk request returned results")
+            } catch IPDataError.networkError(let underlying as URLError) {
+                XCTAssertNotEqual(underlying.code, .timedOut)
+            }
+        case .asyncHTTPClient:
+            let results = try await client.bulkLookup(Self.pair)
+            XCTAssertEqual(results.map(\.ip), Self.pair)
         }
         XCTAssertLessThan(elapsed(since: start), 10)
-        let received = try await server.backendEntries(since: mark) { $0.path == "/bulk" }
-        #if canImport(FoundationNetworking)
-        XCTAssertEqual(received.map(\.bodyLen), [Self.pairBodyLength])
-        #else
-        XCTAssertTrue((1...2).contains(received.count), "sent once, resent at most once: \(received.count)")
-        XCTAssertTrue(received.allSatisfy { $0.bodyLen == Self.pairBodyLength })
-        #endif
+        let received = try await server.backendEntries(since: mark, atLeast: transport == .urlSession ? 1 : 2) {
+            $0.path == "/bulk"
+        }
+        switch transport {
+        case .urlSession:
+            #if canImport(FoundationNetworking)
+            XCTAssertEqual(received.map(\.bodyLen), [Self.pairBodyLength])
+            #else
+            XCTAssertTrue((1...2).contains(received.count), "sent once, resent at most once: \(received.count)")
+            XCTAssertTrue(received.allSatisfy { $0.bodyLen == Self.pairBodyLength })
+            #endif
+        case .asyncHTTPClient:
+            XCTAssertEqual(received.map(\.bodyLen), [Self.pairBodyLength, Self.pairBodyLength], "resent once, whole")
+            XCTAssertEqual(received.last?.status, 200)
+        }
         XCTAssertEqual(received.first?.dropped, true)
     }
 
-    func testAConnectionResetOnAcceptIsANetworkError() async throws {
-        let client = IPDataClient(
-            apiKey: server.key, baseURL: server.url("RESET_ON_ACCEPT"), configuration: configuration(timeout: 10))
-        do {
-            _ = try await client.lookup("8.8.8.8")
-            XCTFail("a reset connection returned a lookup")
-        } catch IPDataError.networkError(let underlying as URLError) {
-            XCTAssertNotEqual(underlying.code, .timedOut, "the reset surfaced at once")
+    func testAConnectionResetOnAcceptIsANetworkErrorAtOnceWithoutTheKey() async throws {
+        let client = client(server.url("RESET_ON_ACCEPT"), timeout: 10)
+        let start = Date()
+        let error = await failure { try await client.lookup("8.8.8.8") }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail(String(describing: error))
         }
+        XCTAssertNotEqual(underlying.code, .timedOut, "the reset surfaced at once")
+        XCTAssertLessThan(elapsed(since: start), 10)
+        XCTAssertFalse(error!.description.contains(server.key), error!.description)
+    }
+
+    func testAConnectionRefusedIsCannotConnectToHostWithoutTheKey() async throws {
+        // Port 1 (tcpmux) on loopback: nothing listens there.
+        let start = Date()
+        let error = await failure { try await self.client(URL(string: "https://127.0.0.1:1")!).lookup("8.8.8.8") }
+        XCTAssertLessThan(elapsed(since: start), 5, "refused at once")
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail(String(describing: error))
+        }
+        XCTAssertEqual(underlying.code, .cannotConnectToHost)
+        XCTAssertFalse(error!.description.contains(server.key), error!.description)
+        XCTAssertFalse(String(describing: underlying).contains(server.key))
+    }
+
+    /// `https` to the backend's plain-HTTP port: no TLS handshake is possible.
+    func testATLSFailureIsANetworkErrorWithoutTheKey() async throws {
+        let https = server.url("BACKEND").absoluteString.replacingOccurrences(of: "http://", with: "https://")
+        let error = await failure { try await self.client(URL(string: https)!).lookup("8.8.8.8") }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail(String(describing: error))
+        }
+        // libcurl reports a failed handshake as `.unknown` (/work/shared/LINUX-URLSESSION.md); NIOSSL's errors
+        // become `.secureConnectionFailed`, as on Apple platforms.
+        #if canImport(FoundationNetworking)
+        let expected: URLError.Code = transport == .urlSession ? .unknown : .secureConnectionFailed
+        #else
+        let expected = URLError.Code.secureConnectionFailed
+        #endif
+        XCTAssertEqual(underlying.code, expected)
+        XCTAssertFalse(error!.description.contains(server.key), error!.description)
     }
 }

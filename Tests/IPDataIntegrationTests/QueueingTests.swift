@@ -12,19 +12,20 @@ import FoundationNetworking
 /// their timeouts running. libcurl's queue is not first-come: a queued request can be overtaken
 /// again and again until it times out, never sent (measured: 1 or 2 of 200 lookups, in about
 /// half the runs, when the client had 16 in flight over 6 connections). The client keeps the
-/// surplus in its own queue, so none waits inside URLSession.
+/// surplus in its own queue, so none waits inside URLSession. AsyncHTTPClient queues requests
+/// for a connection too, inside the deadline that its timeout sets.
 final class QueueingTests: LocalServerTestCase {
     /// Each answer takes 0.2 s and the request timeout is 4 s.
     private var slowBase: URL { URL(string: server.url("SLOW_HTTP1").absoluteString + "/delay/0.2")! }
 
     func testOverASessionOfItsOwnTheClientOpensAConnectionForEachRequestInFlight() async throws {
-        let client = IPDataClient(apiKey: server.key, baseURL: slowBase, configuration: configuration(timeout: 4))
-        let run = try await lookUpConcurrently(200, with: client, label: "owned session")
+        let run = try await lookUpConcurrently(200, with: client(slowBase, timeout: 4), label: "own connection")
         XCTAssertEqual(run.failures, [], "every lookup succeeded")
         XCTAssertLessThanOrEqual(run.connections, 16 + 6, "at most one connection a request in flight")
     }
 
     func testOverASessionOfTheCallersTheClientSendsNoMoreThanItsConnections() async throws {
+        try onlyThroughURLSession("a caller's session and its httpMaximumConnectionsPerHost")
         let session = URLSession(configuration: configuration(timeout: 4))
         defer { session.finishTasksAndInvalidate() }
         let client = IPDataClient(
@@ -40,6 +41,7 @@ final class QueueingTests: LocalServerTestCase {
     /// Over HTTP/2 nothing queues inside URLSession: once an answer shows HTTP/2, the client sends
     /// its whole `maximumConcurrentRequests` through a session of the caller's.
     func testOverHTTP2ASessionOfTheCallersCarriesTheClientsWholeLimit() async throws {
+        try onlyThroughURLSession("a caller's session, and the HTTP/2 watch of URLSessionTransport")
         let session = URLSession(configuration: configuration(timeout: 4))
         defer { session.finishTasksAndInvalidate() }
         let base = URL(string: server.url("NORMAL").absoluteString + "/delay/0.2")!
@@ -88,7 +90,7 @@ final class QueueingTests: LocalServerTestCase {
         let mostAtOnce = Self.mostAtOnce(entries)
         print(
             "measured: \(count) concurrent lookups over \(proto), \(label) (0.2 s each, 4 s timeout): "
-                + "\(failures.count) failed, \(connections) connections, at most \(mostAtOnce) at once, "
+                + "\(transport.rawValue), \(failures.count) failed, \(connections) connections, at most \(mostAtOnce) at once, "
                 + "\(Int(elapsed(since: start) * 1000)) ms")
         return Run(failures: failures, connections: connections, mostAtOnce: mostAtOnce)
     }

@@ -7,28 +7,20 @@ import XCTest
 import FoundationNetworking
 #endif
 
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import IPDataAsyncHTTPClient
+#endif
+
 /// The key goes to the API's origin and nowhere else. The server's redirect mode answers
 /// `/xCODE/…` with a redirect to a second origin (the backend's plain-http port, `/collect/…`,
 /// the query with the key kept), which logs whatever reaches it; `/sCODE/…` redirects within
 /// the origin.
 final class RedirectTests: LocalServerTestCase {
-    private static let codes = [301, 302, 307, 308]
-
-    private enum SessionKind: String, CaseIterable {
-        case owned, injected, shared
-    }
+    private static let codes = [301, 302, 303, 307, 308]
 
     private func base(_ path: String) -> URL {
         URL(string: server.url("REDIRECT").absoluteString + "/" + path)!
-    }
-
-    private func client(_ kind: SessionKind, base: URL) -> IPDataClient {
-        switch kind {
-        case .owned: return IPDataClient(apiKey: server.key, baseURL: base, configuration: configuration())
-        case .injected:
-            return IPDataClient(apiKey: server.key, baseURL: base, session: URLSession(configuration: configuration()))
-        case .shared: return IPDataClient(apiKey: server.key, baseURL: base)
-        }
     }
 
     /// What reached the second origin since `mark`.
@@ -41,10 +33,10 @@ final class RedirectTests: LocalServerTestCase {
     }
 
     func testNoSessionFollowsARedirectToAnotherOrigin() async throws {
-        for kind in SessionKind.allCases {
+        for kind in connectionKinds {
             for code in Self.codes {
-                let label = "\(kind.rawValue) session, \(code)"
-                let client = client(kind, base: base("x\(code)"))
+                let label = "\(kind) connection, \(code)"
+                let client = client(base("x\(code)"), connection: kind)
                 let mark = server.mark()
                 for (call, error) in [
                     ("lookup", await failure { try await client.lookup("8.8.8.8") }),
@@ -64,22 +56,24 @@ final class RedirectTests: LocalServerTestCase {
                 XCTAssertEqual(leaked.count, 0, "\(label): the second origin received \(leaked.map(\.path))")
             }
         }
-        print("measured: 3 session kinds x 4 redirect codes x (lookup, bulk): 0 requests reached the other origin")
+        print(
+            "measured: \(transport.rawValue), \(connectionKinds.count) kinds of connection x \(Self.codes.count) "
+                + "redirect codes x (lookup, bulk): 0 requests reached the other origin")
     }
 
     func testARedirectWithinTheOriginIsFollowedForALookupButNotForABulkRequest() async throws {
-        for kind in SessionKind.allCases {
-            let lookup = try await client(kind, base: base("s302")).lookup("8.8.8.8")
-            XCTAssertEqual(lookup.ip, "8.8.8.8", kind.rawValue)
+        for kind in connectionKinds {
+            let lookup = try await client(base("s302"), connection: kind).lookup("8.8.8.8")
+            XCTAssertEqual(lookup.ip, "8.8.8.8", "\(kind)")
             let mark = server.mark()
-            let error = await failure { try await client(kind, base: base("s307")).bulkLookup(["8.8.8.8"]) }
+            let error = await failure { try await client(base("s307"), connection: kind).bulkLookup(["8.8.8.8"]) }
             guard case .unexpectedStatus(307, let message)? = error else {
-                XCTFail("\(kind.rawValue): \(String(describing: error))")
+                XCTFail("\(kind): \(String(describing: error))")
                 continue
             }
             XCTAssertTrue(message.contains("not sent again"), message)
             let resent = try await server.backendEntries(since: mark, atLeast: 0, timeout: 0) { $0.path == "/bulk" }
-            XCTAssertEqual(resent.count, 0, "\(kind.rawValue): the POST was sent again: \(resent.map(\.bodyLen))")
+            XCTAssertEqual(resent.count, 0, "\(kind): the POST was sent again: \(resent.map(\.bodyLen))")
         }
     }
 
@@ -101,11 +95,30 @@ final class RedirectTests: LocalServerTestCase {
         }
     }
 
+    /// A transport that follows redirects: a plain URLSession, or an `HTTPClient` that follows them
+    /// (as `HTTPClient.shared` and Vapor's do, and which cannot be stopped per request).
+    private func followingTransport() throws -> any IPDataTransport {
+        switch transport {
+        case .urlSession:
+            let session = URLSession(configuration: configuration())
+            addTeardownBlock { session.finishTasksAndInvalidate() }
+            return FollowingTransport(session: session)
+        case .asyncHTTPClient:
+            #if AsyncHTTPClient
+            let httpClient = HTTPClient(
+                configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false)))
+            addTeardownBlock { try await httpClient.shutdown() }
+            return AsyncHTTPClientTransport(client: httpClient)
+            #else
+            preconditionFailure("TestTransport.fromEnvironment() refuses asynchttpclient without the trait")
+            #endif
+        }
+    }
+
+    /// The transport reports where its answer came from, so the client refuses one from another
+    /// origin and says the key may be gone.
     func testAnAnswerFromAnotherOriginIsRefused() async throws {
-        let session = URLSession(configuration: configuration())
-        defer { session.finishTasksAndInvalidate() }
-        let client = IPDataClient(
-            apiKey: server.key, baseURL: base("x302"), transport: FollowingTransport(session: session))
+        let client = IPDataClient(apiKey: server.key, baseURL: base("x302"), transport: try followingTransport())
         let mark = server.mark()
         let error = await failure { try await client.lookup("8.8.8.8") }
         guard case .networkError(let underlying as URLError)? = error else {
@@ -113,6 +126,7 @@ final class RedirectTests: LocalServerTestCase {
         }
         XCTAssertEqual(underlying.code, .badServerResponse)
         XCTAssertTrue(error!.description.contains("may have gone there"), error!.description)
+        XCTAssertFalse(error!.description.contains(server.key), error!.description)
         // What the test shows: such a transport did hand the key over (which is why ours never follows).
         let leaked = try await collected(since: mark, atLeast: 1)
         XCTAssertEqual(leaked.first?.keyIn ?? [], ["query", "header"])

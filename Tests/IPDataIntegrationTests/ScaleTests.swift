@@ -12,11 +12,8 @@ final class ScaleTests: LocalServerTestCase {
         (0..<count).map { "9.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }
     }
 
-    private func client(key: String? = nil, base: String = "NORMAL", cache: LookupCache? = nil) -> IPDataClient {
-        let url = server.url(base)
-        let key = key ?? server.key
-        if let cache { return IPDataClient(apiKey: key, baseURL: url, configuration: configuration(), cache: cache) }
-        return IPDataClient(apiKey: key, baseURL: url, configuration: configuration())
+    private func client(key: String? = nil, cache: LookupCache? = nil) -> IPDataClient {
+        client(server.url("NORMAL"), key: key, cache: cache)
     }
 
     func testAThousandAddressesArriveInOrderFromTenRequests() async throws {
@@ -66,9 +63,7 @@ final class ScaleTests: LocalServerTestCase {
 
     func testFiftyConcurrentLookupsOfOneAddressSendOneRequest() async throws {
         // Every answer takes a second here, so the fifty lookups overlap.
-        let client = IPDataClient(
-            apiKey: server.key, baseURL: server.url("NORMAL").appendingPathComponent("delay/1"),
-            configuration: configuration())
+        let client = client(server.url("NORMAL").appendingPathComponent("delay/1"))
         let mark = server.mark()
         let ips = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<50 { group.addTask { try await client.lookup("8.8.8.8").ip } }
@@ -84,15 +79,20 @@ final class ScaleTests: LocalServerTestCase {
         let ips = addresses(120)
         let results = try await client(key: "free-key").lookupAll(ips, options: LookupStreamOptions(concurrency: 4))
         XCTAssertEqual(results.compactMap(\.response?.ip), ips)
-        let entries = try await server.accessEntries(since: mark, atLeast: 121)
-        XCTAssertLessThanOrEqual(entries.filter { $0.method == "POST" }.count, 2)
-        XCTAssertTrue(entries.filter { $0.method == "POST" }.allSatisfy { $0.status == 403 })
-        XCTAssertEqual(entries.filter { $0.method == "GET" && $0.status == 200 }.count, 120)
+        // Waits for the lookups' lines themselves: counting all lines, two refused bulk requests
+        // (the stream has several in flight when the first 403 comes) could fill the count first.
+        let lookups = try await server.accessEntries(since: mark, atLeast: 120) { $0.method == "GET" }
+        XCTAssertEqual(lookups.filter { $0.status == 200 }.count, 120)
+        let posts = try await server.accessEntries(since: mark, timeout: 0) { $0.method == "POST" }
+        XCTAssertLessThanOrEqual(posts.count, 2)
+        XCTAssertTrue(posts.allSatisfy { $0.status == 403 })
     }
 
+    /// Over HTTP/1.1 for URLSession, whose libcurl closes a cancelled request's connection at
+    /// once; over HTTP/2 for AsyncHTTPClient, which resets each cancelled stream at once (nginx
+    /// misses its HTTP/1.1 close until it writes the answer: see CancellationTests).
     func testCancellingAStreamCancelsItsRequestsInFlight() async throws {
-        let client = IPDataClient(
-            apiKey: server.key, baseURL: server.url("SLOW_HTTP1"), configuration: configuration(timeout: 30))
+        let client = client(server.url(transport == .urlSession ? "SLOW_HTTP1" : "SLOW"), timeout: 30)
         let mark = server.mark()
         let ips = addresses(1_000)
         let consumer = Task {

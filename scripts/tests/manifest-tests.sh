@@ -82,5 +82,13 @@ fresh
 sed -i 's|from: "1.33.1"|from: "1.0.0"|' "$tmp/c.swift"
 expect3 "another async-http-client version" 1
 
+fresh
+sed -i '/^for target in package.targets/,$d' "$tmp/c.swift"
+expect3 "the integration suite without AsyncHTTPClientTransport" 1
+
+fresh
+sed -i 's/\.target(name: "IPDataAsyncHTTPClient", condition: .when(traits: \["AsyncHTTPClient"\]))/"IPDataAsyncHTTPClient"/' "$tmp/c.swift"
+expect3 "the integration suite's transport not conditioned on the trait" 1
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -7,6 +7,11 @@ import XCTest
 import FoundationNetworking
 #endif
 
+#if AsyncHTTPClient
+import AsyncHTTPClient
+@testable import IPDataAsyncHTTPClient
+#endif
+
 /// The local stand-in for the API that `TestServer/start` runs (nginx + a small backend), as its
 /// `env` file describes it, and what its logs say happened.
 struct LocalAPIServer {
@@ -157,14 +162,34 @@ enum DocumentedMessage {
     }
 }
 
-/// A test case that talks to the local API server.
+/// A test case that talks to the local API server, through the transport `IPDATA_TEST_TRANSPORT`
+/// names (see `TestTransport`).
 class LocalServerTestCase: XCTestCase {
     var server: LocalAPIServer!
+    /// The transport under test.
+    var transport = TestTransport.urlSession
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        transport = try TestTransport.fromEnvironment()
         server = try LocalAPIServer.fromEnvironment()
     }
+
+    #if AsyncHTTPClient
+    private var httpClient: HTTPClient?
+
+    /// The test's own `HTTPClient`, made on first use with `AsyncHTTPClientTransport.sharedClient`'s
+    /// configuration, and shut down after the test.
+    var ownHTTPClient: HTTPClient {
+        if let httpClient { return httpClient }
+        let made = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.sharedClientConfiguration)
+        httpClient = made
+        addTeardownBlock { try await made.shutdown() }
+        return made
+    }
+    #endif
 
     /// A configuration for a dedicated session with a short request timeout, so that a test that
     /// goes wrong fails in seconds instead of hanging.

@@ -1,1 +1,0 @@
-../../IPDataIntegrationTests/Support/LocalAPIServer.swift
