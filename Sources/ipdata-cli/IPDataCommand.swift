@@ -89,6 +89,21 @@ enum IPDataCommand {
         case grep
         case `init`
         case help
+        case completion
+        case man
+
+        /// What the command does, in a line (for shells' completion menus).
+        var oneLine: String {
+            switch self {
+            case .lookup: return "look up addresses or an ASN"
+            case .bulk: return "look up every address of files or standard input"
+            case .grep: return "find the IP addresses in any text"
+            case .`init`: return "store your API key"
+            case .help: return "show the help of a command"
+            case .completion: return "print a completion script for bash, zsh or fish"
+            case .man: return "print the manual page"
+            }
+        }
 
         /// What `--help` prints.
         var helpText: HelpText {
@@ -98,6 +113,8 @@ enum IPDataCommand {
             case .grep: return GrepCommand.help
             case .`init`: return InitCommand.help
             case .help: return HelpCommand.help
+            case .completion: return CompletionCommand.help
+            case .man: return ManualCommand.help
             }
         }
 
@@ -109,6 +126,8 @@ enum IPDataCommand {
             case .grep: return GrepCommand.options
             case .`init`: return InitCommand.options
             case .help: return HelpCommand.options
+            case .completion: return CompletionCommand.options
+            case .man: return ManualCommand.options
             }
         }
 
@@ -171,6 +190,8 @@ enum IPDataCommand {
             case .grep: return try await GrepCommand.run(parsed, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             case .help: return try HelpCommand.run(parsed, console: console)
+            case .completion: return try CompletionCommand.run(parsed, console: console)
+            case .man: return try ManualCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
             console.error("\(error.message) (see \(command.helpCommand))")
