@@ -298,6 +298,60 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
             return XCTFail(String(describing: error))
         }
         XCTAssertEqual(underlying.code, .dataLengthExceedsMaximum)
+        XCTAssertEqual(
+            underlying.localizedDescription,
+            "The answer was larger than 1 MiB, which no answer of the API is; see "
+                + "AsyncHTTPClientTransport.maximumResponseSize.")
+    }
+
+    /// One value governs both: a client's limit lower than the transport's (10 MiB) stops the
+    /// transport's reading at the client's, not after 10 MiB (whose error would name 10 MiB and
+    /// the transport's setting).
+    func testAnEndlessBodyStopsAtTheClientsLimitWhenItIsLower() async throws {
+        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")!
+        let client = IPDataClient(
+            apiKey: server.key,
+            configuration: .init(
+                baseURL: base, connection: .transport(AsyncHTTPClientTransport()), allowsInsecureHTTP: true,
+                deadline: 20, maximumResponseSize: 65_536))
+        let error = await failure { try await client.lookup("8.8.8.8") }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail(String(describing: error))
+        }
+        XCTAssertEqual(underlying.code, .dataLengthExceedsMaximum)
+        XCTAssertEqual(
+            underlying.localizedDescription,
+            "The answer was larger than 65536 bytes, which no answer of the API is; see "
+                + "IPDataClient.Configuration.maximumResponseSize.")
+    }
+
+    /// The limits a client passes reach the transport itself: its reading stops at them even
+    /// with no client around it to refuse the answer afterwards.
+    func testTheTransportReadsNoMoreThanTheLimitItIsTold() async throws {
+        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")!
+        let request = Endpoint.address("8.8.8.8").urlRequest(baseURL: base, apiKey: server.key, fields: nil)
+        let limits = IPDataTransportLimits(deadline: 20, maximumResponseSize: 100_000)
+        do {
+            let (body, _) = try await AsyncHTTPClientTransport().data(for: request, limits: limits)
+            XCTFail("an endless body returned \(body.count) bytes")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .dataLengthExceedsMaximum)
+            XCTAssertTrue(error.localizedDescription.contains("larger than 100000 bytes"), error.localizedDescription)
+        }
+    }
+
+    /// The deadline a client passes bounds the wait for the answer's head in the transport itself
+    /// (its own timeout, 60 s, would wait for the slow mode's answer after 5 s).
+    func testTheTransportHoldsTheHeadToTheDeadlineItIsTold() async throws {
+        let request = Endpoint.address("8.8.8.8").urlRequest(
+            baseURL: server.url("SLOW"), apiKey: server.key, fields: nil)
+        do {
+            let (_, response) = try await AsyncHTTPClientTransport()
+                .data(for: request, limits: IPDataTransportLimits(deadline: 1, maximumResponseSize: 1_048_576))
+            XCTFail("the slow answer arrived: \(response)")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .timedOut)
+        }
     }
 
     // MARK: Retry policy
