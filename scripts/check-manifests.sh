@@ -12,8 +12,9 @@
 # Swift 6.1 and later read Package@swift-6.1.swift: every line of the Swift 6 manifest's package,
 # in order, plus only additions, and those must declare the `AsyncHTTPClient` trait (off by
 # default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, and
-# the target's dependency on AsyncHTTPClient under that trait. (Checked when the file exists or is
-# named: the two-file form checks the first two only.)
+# the target's dependency on AsyncHTTPClient under that trait; and the `Hummingbird` trait, the
+# hummingbird dependency and the TraitExamples target that uses it under that trait. (Checked
+# when the file exists or is named: the two-file form checks the first two only.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -51,7 +52,11 @@ for needed in \
     '.package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")' \
     '.library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"])' \
     '.target( name: "IPDataAsyncHTTPClient"' \
-    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))'; do
+    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))' \
+    '.trait(name: "Hummingbird"' \
+    '.package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: [])' \
+    '.target( name: "TraitExamples"' \
+    '.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -59,4 +64,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf '  %s\n' "${missing[@]}" >&2
     exit 1
 fi
-echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient trait"
+echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient and Hummingbird traits"
