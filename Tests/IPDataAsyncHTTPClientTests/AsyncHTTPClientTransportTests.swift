@@ -20,13 +20,13 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
     /// A client on `AsyncHTTPClientTransport()` (its shared HTTPClient) with a 20 s deadline.
     private func client(
         _ base: URL, transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
-        retryPolicy: RetryPolicy = .default, deadline: TimeInterval = 20
+        retryPolicy: RetryPolicy = .default, deadline: TimeInterval = 20, maximumResponseSize: Int = 10 * 1_048_576
     ) -> IPDataClient {
         IPDataClient(
             apiKey: server.key,
             configuration: .init(
                 baseURL: base, connection: .transport(transport), retryPolicy: retryPolicy, allowsInsecureHTTP: true,
-                deadline: deadline))
+                deadline: deadline, maximumResponseSize: maximumResponseSize))
     }
 
     /// Runs `body` with an `HTTPClient` of the test's own, shut down afterwards.
@@ -290,37 +290,36 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
 
     // MARK: Size limit
 
-    func testAnEndlessBodyStopsAtTheTransportsSizeLimit() async throws {
-        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")!
-        let client = client(base, transport: AsyncHTTPClientTransport(maximumResponseSize: 1_048_576))
+    /// The backend's endless JSON array (64 MiB at most).
+    private var endless: URL { URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")! }
+
+    /// The `URLError` a lookup through `client` fails with; nil, and a test failure, otherwise.
+    private func urlError(lookingUpWith client: IPDataClient) async -> URLError? {
         let error = await failure { try await client.lookup("8.8.8.8") }
         guard case .networkError(let underlying as URLError)? = error else {
-            return XCTFail(String(describing: error))
+            XCTFail(String(describing: error))
+            return nil
         }
-        XCTAssertEqual(underlying.code, .dataLengthExceedsMaximum)
+        return underlying
+    }
+
+    func testAnEndlessBodyStopsAtTheTransportsSizeLimit() async throws {
+        let client = client(endless, transport: AsyncHTTPClientTransport(maximumResponseSize: 1_048_576))
+        let error = await urlError(lookingUpWith: client)
+        XCTAssertEqual(error?.code, .dataLengthExceedsMaximum)
         XCTAssertEqual(
-            underlying.localizedDescription,
+            error?.localizedDescription,
             "The answer was larger than 1 MiB, which no answer of the API is; see "
                 + "AsyncHTTPClientTransport.maximumResponseSize.")
     }
 
     /// One value governs both: a client's limit lower than the transport's (10 MiB) stops the
-    /// transport's reading at the client's, not after 10 MiB (whose error would name 10 MiB and
-    /// the transport's setting).
+    /// transport's reading at the client's, not after 10 MiB (whose error would name 10 MiB).
     func testAnEndlessBodyStopsAtTheClientsLimitWhenItIsLower() async throws {
-        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")!
-        let client = IPDataClient(
-            apiKey: server.key,
-            configuration: .init(
-                baseURL: base, connection: .transport(AsyncHTTPClientTransport()), allowsInsecureHTTP: true,
-                deadline: 20, maximumResponseSize: 65_536))
-        let error = await failure { try await client.lookup("8.8.8.8") }
-        guard case .networkError(let underlying as URLError)? = error else {
-            return XCTFail(String(describing: error))
-        }
-        XCTAssertEqual(underlying.code, .dataLengthExceedsMaximum)
+        let error = await urlError(lookingUpWith: client(endless, maximumResponseSize: 65_536))
+        XCTAssertEqual(error?.code, .dataLengthExceedsMaximum)
         XCTAssertEqual(
-            underlying.localizedDescription,
+            error?.localizedDescription,
             "The answer was larger than 65536 bytes, which no answer of the API is; see "
                 + "IPDataClient.Configuration.maximumResponseSize.")
     }
@@ -328,8 +327,7 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
     /// The limits a client passes reach the transport itself: its reading stops at them even
     /// with no client around it to refuse the answer afterwards.
     func testTheTransportReadsNoMoreThanTheLimitItIsTold() async throws {
-        let base = URL(string: server.url("BACKEND").absoluteString + "/hostile/endless")!
-        let request = Endpoint.address("8.8.8.8").urlRequest(baseURL: base, apiKey: server.key, fields: nil)
+        let request = Endpoint.address("8.8.8.8").urlRequest(baseURL: endless, apiKey: server.key, fields: nil)
         let limits = IPDataTransportLimits(deadline: 20, maximumResponseSize: 100_000)
         do {
             let (body, _) = try await AsyncHTTPClientTransport().data(for: request, limits: limits)
