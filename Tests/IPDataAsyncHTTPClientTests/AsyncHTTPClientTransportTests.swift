@@ -324,6 +324,25 @@ final class AsyncHTTPClientTransportTests: LocalServerTestCase {
                 + "IPDataClient.Configuration.maximumResponseSize.")
     }
 
+    /// The size error names the setting to change: the smaller limit's, or both when they are equal.
+    func testTheSizeErrorNamesTheLimitThatStoppedTheAnswer() {
+        let transport = AsyncHTTPClientTransport(maximumResponseSize: 1_000)
+        let limits = { IPDataTransportLimits(deadline: 60, maximumResponseSize: $0) }
+        XCTAssertEqual(transport.sizeSetting(limits(2_000)), "AsyncHTTPClientTransport.maximumResponseSize")
+        XCTAssertNil(transport.sizeSetting(limits(500)), "the client's own words")
+        XCTAssertEqual(
+            transport.sizeSetting(limits(1_000)),
+            "IPDataClient.Configuration.maximumResponseSize and AsyncHTTPClientTransport.maximumResponseSize")
+    }
+
+    /// A deadline of any size is a time NIO can hold: none overflows, none is negative.
+    func testAnyDeadlineIsATimeAmount() {
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(1.5), .milliseconds(1_500))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(-1), .nanoseconds(0))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.infinity), .seconds(1_000_000_000))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.greatestFiniteMagnitude), .seconds(1_000_000_000))
+    }
+
     /// The limits a client passes reach the transport itself: its reading stops at them even
     /// with no client around it to refuse the answer afterwards.
     func testTheTransportReadsNoMoreThanTheLimitItIsTold() async throws {
