@@ -1,8 +1,10 @@
 // swift-tools-version: 6.1
 // Swift 6.1 and later read this manifest: the package of Package@swift-6.0.swift (keep them in
-// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` package trait, off by
-// default. Only with that trait on does SwiftPM fetch async-http-client and build the
-// IPDataAsyncHTTPClient product's code; without it that target builds empty.
+// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` and `Hummingbird`
+// package traits, off by default. Only with the first on does SwiftPM fetch async-http-client and
+// build the IPDataAsyncHTTPClient product's code; without it that target builds empty. The second
+// only builds the samples in TraitExamples with hummingbird, which no product needs yet (an app
+// that turns it on fetches nothing for it).
 import PackageDescription
 
 let package = Package(
@@ -21,11 +23,15 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds IPDataAsyncHTTPClient's AsyncHTTPClientTransport, on async-http-client."),
+        // For now only the README's Hummingbird app, compiled (with AsyncHTTPClient) in TraitExamples.
+        .trait(name: "Hummingbird", description: "Builds the samples of IPData in a Hummingbird 2 app."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         // Used only with the AsyncHTTPClient trait (see the target's condition).
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1"),
+        // Used only with the Hummingbird trait; without its default trait (swift-configuration).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: []),
     ],
     targets: [
         .target(
@@ -49,6 +55,18 @@ let package = Package(
         // DocumentationSampleTests.
         .target(name: "DocCExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/DocCExamples"),
         .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
+        // The samples that need a trait, compiled only with it: the IPDataAsyncHTTPClient catalog's
+        // and the README's AsyncHTTPClient ones (AsyncHTTPClient), its Hummingbird app (both traits).
+        .target(
+            name: "TraitExamples",
+            dependencies: [
+                "IPData", "IPDataAsyncHTTPClient",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
+            path: "Examples/TraitExamples"),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),

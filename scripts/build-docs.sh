@@ -5,12 +5,24 @@
 # fails the run, and so does a top-level symbol that a landing page's Topics leave out.
 #
 # Usage, from anywhere in a clone: bash scripts/build-docs.sh
+#        bash scripts/build-docs.sh --trait-build .build/ahc
+# The second builds the IPDataAsyncHTTPClient catalog instead, from a finished build with the
+# AsyncHTTPClient trait in that scratch path: its module is compiled once more, alone, with the
+# arguments that build used (scripts/target-command.py), to write its symbol graph, so the
+# dependencies are not built again.
 # Set DOCC to use another docc binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(IPData IPDataTesting)
-out=.build/docs
+trait_build=
+if [[ ${1:-} == --trait-build ]]; then
+    trait_build=${2:?usage: $0 [--trait-build SCRATCH_PATH]}
+    modules=(IPDataAsyncHTTPClient)
+    out=.build/docs-traits
+else
+    modules=(IPData IPDataTesting)
+    out=.build/docs
+fi
 # A scratch path of its own: the flags below must not disturb the package's usual build, and a
 # clean build is the only way to be sure the compiler writes every graph afresh.
 scratch=$out/scratch
@@ -36,11 +48,21 @@ docc=$(find_docc)
 rm -rf "$out"
 mkdir -p "$graphs/all"
 
-echo "== Symbol graphs (swift build --target IPDataTesting, which builds IPData too)"
-swift build --target IPDataTesting --scratch-path "$scratch" \
-    -Xswiftc -emit-symbol-graph \
-    -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+if [[ -n $trait_build ]]; then
+    echo "== Symbol graph of IPDataAsyncHTTPClient (its module alone, against the build in $trait_build)"
+    [[ -f $trait_build/debug.yaml ]] || { echo "docs: no build in $trait_build" >&2; exit 1; }
+    mapfile -t flags < <(python3 scripts/target-command.py "$trait_build/debug.yaml" IPDataAsyncHTTPClient)
+    [[ ${#flags[@]} -gt 1 ]] || exit 1
+    mkdir -p "$scratch"
+    swiftc "${flags[@]}" -emit-module -emit-module-path "$scratch/IPDataAsyncHTTPClient.swiftmodule" \
+        -emit-symbol-graph -emit-symbol-graph-dir "$graphs/all" -symbol-graph-minimum-access-level public
+else
+    echo "== Symbol graphs (swift build --target IPDataTesting, which builds IPData too)"
+    swift build --target IPDataTesting --scratch-path "$scratch" \
+        -Xswiftc -emit-symbol-graph \
+        -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all" \
+        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+fi
 
 failures=0
 for module in "${modules[@]}"; do
@@ -94,4 +116,4 @@ if ((failures != 0)); then
     echo "docs: FAILED for $failures module(s); see the diagnostics above" >&2
     exit 1
 fi
-echo "docs: ${modules[0]} and ${modules[1]} built in $out, 0 warnings"
+echo "docs: ${modules[*]} built in $out, 0 warnings"

@@ -13,8 +13,10 @@
 # in order, plus only additions, and those must declare the `AsyncHTTPClient` trait (off by
 # default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, the
 # target's dependency on AsyncHTTPClient under that trait, and IPDataIntegrationTests' dependency
-# on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays).
-# (Checked when the file exists or is named: the two-file form checks the first two only.)
+# on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays);
+# and the `Hummingbird` trait, the hummingbird dependency and the TraitExamples target that uses
+# it under that trait. (Checked when the file exists or is named: the two-file form checks the
+# first two only.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -54,7 +56,11 @@ for needed in \
     '.target( name: "IPDataAsyncHTTPClient"' \
     '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))' \
     'target.name == "IPDataIntegrationTests"' \
-    '.target(name: "IPDataAsyncHTTPClient" condition: .when(traits: ["AsyncHTTPClient"]))'; do
+    '.target(name: "IPDataAsyncHTTPClient" condition: .when(traits: ["AsyncHTTPClient"]))' \
+    '.trait(name: "Hummingbird"' \
+    '.package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: [])' \
+    '.target( name: "TraitExamples"' \
+    '.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -62,4 +68,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf '  %s\n' "${missing[@]}" >&2
     exit 1
 fi
-echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient trait"
+echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient and Hummingbird traits"

@@ -19,11 +19,12 @@ import FoundationNetworking
 /// ```
 ///
 /// It never shuts down an `HTTPClient` it was given. It reads each answer as it arrives and
-/// stops at `maximumResponseSize` bytes, so a huge body never fills memory. Failures come back as
-/// the `URLError`s the client understands: `.timedOut`, `.cannotConnectToHost`,
-/// `.networkConnectionLost` (a connection that closed before the answer: the client resends a
-/// bulk request once), `.secureConnectionFailed`, `.cancelled`. Cancelling the calling task
-/// cancels the request. No error it throws carries the request's URL or the API key.
+/// stops past the smaller of its `maximumResponseSize` and the `IPDataClient`'s, so a huge body
+/// never fills memory. Failures come back as the `URLError`s the client understands:
+/// `.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost` (a connection that closed before
+/// the answer: the client resends a bulk request once), `.secureConnectionFailed`, `.cancelled`.
+/// Cancelling the calling task cancels the request. No error it throws carries the request's URL
+/// or the API key.
 ///
 /// Redirects follow the `HTTPClient`'s configuration, which cannot be changed per request.
 /// `AsyncHTTPClientTransport()` uses `sharedClient`, which follows none itself: the transport
@@ -35,12 +36,14 @@ import FoundationNetworking
 public struct AsyncHTTPClientTransport: IPDataTransport {
     /// The client that carries the requests.
     public let client: HTTPClient
-    /// The most seconds a request may take until its answer's head arrives. The whole answer is
-    /// held to `IPDataClient.Configuration.deadline` by the client.
+    /// The most seconds a request may take until its answer's head arrives; through an
+    /// `IPDataClient`, its `IPDataClient.Configuration.deadline` if that is shorter. The whole
+    /// answer is held to that deadline by the client.
     public let timeout: TimeInterval
     /// The most bytes an answer may have; reading stops there with
-    /// `URLError(.dataLengthExceedsMaximum)`. Keep it no larger than the client's
-    /// `IPDataClient.Configuration.maximumResponseSize` (10 MiB by default, as here).
+    /// `URLError(.dataLengthExceedsMaximum)`. Through an `IPDataClient` the smaller of this and
+    /// its `IPDataClient.Configuration.maximumResponseSize` applies (both 10 MiB by default), so
+    /// lowering the client's lowers this transport's too.
     public let maximumResponseSize: Int
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
@@ -69,7 +72,24 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         self.maximumResponseSize = maximumResponseSize
     }
 
-    /// Sends `request` through `client` and returns the whole answer, whatever its status.
+    /// Sends `request` through `client` and returns the whole answer, whatever its status, held
+    /// to this transport's own `timeout` and `maximumResponseSize` (see `data(for:limits:)`).
+    ///
+    /// Throws a `URLError` when no whole answer arrives (see the type's description).
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await data(
+            for: request, limits: IPDataTransportLimits(deadline: timeout, maximumResponseSize: maximumResponseSize))
+    }
+
+    /// Sends `request` through `client` and returns the whole answer, whatever its status, held
+    /// to the smaller of each limit: the client's (`limits`) and this transport's own.
+    ///
+    /// `IPDataClient` calls this with its `IPDataClient.Configuration.maximumResponseSize` and
+    /// `deadline`, so one value governs both: reading stops past
+    /// `min(maximumResponseSize, limits.maximumResponseSize)` bytes with
+    /// `URLError(.dataLengthExceedsMaximum)`, and the answer's head must arrive within
+    /// `min(timeout, limits.deadline)` seconds or the request fails with `URLError(.timedOut)`.
+    /// (The client ends the whole request, body included, at its deadline.)
     ///
     /// As URLSession does, a `GET` whose connection is lost before its answer
     /// (`.networkConnectionLost`: a pooled connection the server closed as the request went out)
@@ -77,7 +97,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// followed, up to 5 times; a redirect to another origin comes back as the answer.
     ///
     /// Throws a `URLError` when no whole answer arrives (see the type's description).
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         let isGET = (request.httpMethod ?? "GET") == "GET"
         var request = request
         var resent = false
@@ -85,7 +105,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         while true {
             let answer: (Data, URLResponse)
             do {
-                answer = try await send(request)
+                answer = try await send(request, limits: limits)
             } catch let error as URLError where isGET && error.code == .networkConnectionLost && !resent {
                 resent = true
                 continue
@@ -113,21 +133,18 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         return "\(scheme)://\(host):\(port)"
     }
 
-    /// One request, one answer.
-    private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    /// One request, one answer, within `limits`.
+    private func send(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
         let redaction = Self.redaction(for: request)
+        let largest = min(maximumResponseSize, limits.maximumResponseSize)
         do {
             let response = try await client.execute(
-                Self.clientRequest(request, url: url), timeout: .nanoseconds(Int64(max(0, timeout) * 1e9)))
+                Self.clientRequest(request, url: url), timeout: Self.timeAmount(min(timeout, limits.deadline)))
             var body = Data()
             for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= maximumResponseSize else {
-                    throw URLError(
-                        .dataLengthExceedsMaximum,
-                        userInfo: [
-                            NSLocalizedDescriptionKey: "The answer is larger than \(maximumResponseSize) bytes."
-                        ])
+                guard body.count + chunk.readableBytes <= largest else {
+                    throw IPDataTransportLimits.tooLargeError(largest, see: sizeSetting(limits))
                 }
                 body.append(contentsOf: chunk.readableBytesView)
             }
@@ -137,6 +154,20 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         } catch {
             throw Self.urlError(for: error, redaction: redaction)
         }
+    }
+
+    /// The setting that set the size limit, for its error: this transport's, the client's
+    /// (nil: the client's words), or both when they are equal.
+    func sizeSetting(_ limits: IPDataTransportLimits) -> String? {
+        let own = "AsyncHTTPClientTransport.maximumResponseSize"
+        if maximumResponseSize < limits.maximumResponseSize { return own }
+        if maximumResponseSize > limits.maximumResponseSize { return nil }
+        return "IPDataClient.Configuration.maximumResponseSize and \(own)"
+    }
+
+    /// `seconds` as NIO's time, never negative, and at most about 31 years (so no overflow).
+    static func timeAmount(_ seconds: TimeInterval) -> TimeAmount {
+        .nanoseconds(Int64(min(max(0, seconds), 1e9) * 1e9))
     }
 
     /// `request` as AsyncHTTPClient sends it: the same method, URL, headers and body.

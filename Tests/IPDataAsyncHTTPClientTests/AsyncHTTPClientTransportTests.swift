@@ -23,6 +23,25 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertTrue(error.localizedDescription.contains(KeyRedaction.placeholder), error.localizedDescription)
     }
 
+    /// The size error names the setting to change: the smaller limit's, or both when they are equal.
+    func testTheSizeErrorNamesTheLimitThatStoppedTheAnswer() {
+        let transport = AsyncHTTPClientTransport(maximumResponseSize: 1_000)
+        let limits = { IPDataTransportLimits(deadline: 60, maximumResponseSize: $0) }
+        XCTAssertEqual(transport.sizeSetting(limits(2_000)), "AsyncHTTPClientTransport.maximumResponseSize")
+        XCTAssertNil(transport.sizeSetting(limits(500)), "the client's own words")
+        XCTAssertEqual(
+            transport.sizeSetting(limits(1_000)),
+            "IPDataClient.Configuration.maximumResponseSize and AsyncHTTPClientTransport.maximumResponseSize")
+    }
+
+    /// A deadline of any size is a time NIO can hold: none overflows, none is negative.
+    func testAnyDeadlineIsATimeAmount() {
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(1.5), .milliseconds(1_500))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(-1), .nanoseconds(0))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.infinity), .seconds(1_000_000_000))
+        XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.greatestFiniteMagnitude), .seconds(1_000_000_000))
+    }
+
     private struct Echo: Error, CustomStringConvertible {
         let text: String
         var description: String { text }

@@ -5,7 +5,8 @@ import XCTest
 ///
 /// A sample counts as compiled when its lines, without indentation, blank lines and `import`
 /// lines, appear one after another in a Swift file of Examples/DocCExamples (the target
-/// DocCExamples, built but never run) or of Tests/DocumentationSampleTests (run with the tests).
+/// DocCExamples, built but never run), of Examples/TraitExamples (the same, for the samples that
+/// need a package trait, built with it) or of Tests/DocumentationSampleTests (run with the tests).
 /// Fragments of a Package.swift, which no target can compile, are the only exception.
 final class DocumentationSamplesTests: XCTestCase {
     /// One ```swift block of an article.
@@ -30,10 +31,16 @@ final class DocumentationSamplesTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The catalogs whose articles hold the samples.
-    private static let catalogs = ["Sources/IPData/IPData.docc", "Sources/IPDataTesting/IPDataTesting.docc"]
+    private static let catalogs = [
+        "Sources/IPData/IPData.docc", "Sources/IPDataTesting/IPDataTesting.docc",
+        "Sources/IPDataAsyncHTTPClient/IPDataAsyncHTTPClient.docc",
+    ]
 
     /// The folders whose Swift files compile the samples.
-    private static let compiledFolders = ["Examples/DocCExamples", "Tests/DocumentationSampleTests"]
+    /// (Examples/TraitExamples compiles those of IPDataAsyncHTTPClient.docc, in the trait build.)
+    private static let compiledFolders = [
+        "Examples/DocCExamples", "Tests/DocumentationSampleTests", "Examples/TraitExamples",
+    ]
 
     /// The files under `folder`, at any depth, whose names end in `.extension`, sorted by path.
     private func files(under folder: String, withExtension pathExtension: String) throws -> [URL] {

@@ -90,5 +90,17 @@ fresh
 sed -i 's/\.target(name: "IPDataAsyncHTTPClient", condition: .when(traits: \["AsyncHTTPClient"\]))/"IPDataAsyncHTTPClient"/' "$tmp/c.swift"
 expect3 "the integration suite's transport not conditioned on the trait" 1
 
+fresh
+sed -i 's/condition: \.when(traits: \["Hummingbird"\])//' "$tmp/c.swift"
+expect3 "hummingbird not conditioned on its trait" 1
+
+fresh
+sed -i '/\.trait(name: "Hummingbird"/d' "$tmp/c.swift"
+expect3 "the Swift 6.1 manifest without the Hummingbird trait" 1
+
+fresh
+sed -i 's|from: "2.26.0", traits: \[\]|from: "2.26.0"|' "$tmp/c.swift"
+expect3 "hummingbird with its default trait (swift-configuration)" 1
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

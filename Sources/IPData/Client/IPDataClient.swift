@@ -416,10 +416,12 @@ public final class IPDataClient: Sendable {
         return answer
     }
 
-    /// The transport's answer to `request`, held to the limits when the transport is not URLSession's.
+    /// The transport's answer to `request`, held to the limits when the transport is not
+    /// URLSession's, which is told them (`IPDataTransport.data(for:limits:)`).
     private func transportData(for request: URLRequest) async throws -> (Data, URLResponse) {
         if transport is URLSessionTransport { return try await transport.data(for: request) }
-        return try await withinLimits { try await self.transport.data(for: request) }
+        let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
+        return try await withinLimits { try await self.transport.data(for: request, limits: told) }
     }
 
     /// What `onRequestEnd` is told of `request`, which went out at `start`.

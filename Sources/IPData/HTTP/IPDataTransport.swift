@@ -28,4 +28,46 @@ public protocol IPDataTransport: Sendable {
     /// `unexpectedStatus`. A client that gets an answer from another origin throws
     /// `networkError` rather than use it.
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
+
+    /// Sends `request` as `data(for:)` does, told the limits the client holds it to.
+    ///
+    /// An `IPDataClient` calls this, never `data(for:)`, on a transport of yours. The client
+    /// holds every request to its limits whatever the transport does: it cancels the call at
+    /// `limits.deadline` and refuses an answer larger than `limits.maximumResponseSize` once it
+    /// has arrived. A transport that reads its answer as it arrives should also stop reading past
+    /// `limits.maximumResponseSize` bytes, with `URLError(.dataLengthExceedsMaximum)`, so that a
+    /// huge answer never fills memory; if it has limits of its own, the smaller of each applies.
+    ///
+    /// The default implementation calls `data(for:)`.
+    func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse)
+}
+
+extension IPDataTransport {
+    /// Calls `data(for:)`: the client enforces `limits` around it (see the requirement).
+    public func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
+        try await data(for: request)
+    }
+}
+
+/// The limits an `IPDataClient` holds each request to, which it passes to its transport with
+/// every request (`IPDataTransport.data(for:limits:)`): the client's
+/// `IPDataClient.Configuration.deadline` and `IPDataClient.Configuration.maximumResponseSize`.
+public struct IPDataTransportLimits: Sendable, Hashable {
+    /// The most seconds the request may take, from the moment it is sent to the last byte of its
+    /// answer: the configuration's `deadline`, or 60 s when it has none.
+    public var deadline: TimeInterval
+    /// The most bytes the answer may have: the configuration's `maximumResponseSize`.
+    public var maximumResponseSize: Int
+
+    /// Limits of `deadline` seconds and `maximumResponseSize` bytes.
+    public init(deadline: TimeInterval, maximumResponseSize: Int) {
+        self.deadline = deadline
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// The error of an answer larger than `bytes`, in the words of the client and its URLSession
+    /// transport, naming `setting` (a transport's own limit) instead of the client's when given.
+    package static func tooLargeError(_ bytes: Int, see setting: String? = nil) -> URLError {
+        TransferWatch.Stop.tooLarge(Int64(bytes)).error(see: setting)
+    }
 }

@@ -146,7 +146,11 @@ final class TransferWatch: Sendable {
 
 extension TransferWatch.Stop {
     /// The error a stopped request throws.
-    var error: URLError {
+    var error: URLError { error(see: nil) }
+
+    /// The error a stopped request throws, naming `setting` (a transport's own limit) rather than
+    /// the client's configuration when it is given.
+    func error(see setting: String?) -> URLError {
         switch self {
         case .deadline(let seconds):
             return URLError(
@@ -154,7 +158,7 @@ extension TransferWatch.Stop {
                 userInfo: [
                     NSLocalizedDescriptionKey:
                         "The answer took longer than the deadline of \(Self.seconds(seconds)) (a server sending it "
-                        + "too slowly); see IPDataClient.Configuration.deadline."
+                        + "too slowly); see \(setting ?? "IPDataClient.Configuration.deadline")."
                 ])
         case .tooLarge(let bytes):
             return URLError(
@@ -162,7 +166,7 @@ extension TransferWatch.Stop {
                 userInfo: [
                     NSLocalizedDescriptionKey:
                         "The answer was larger than \(Self.size(bytes)), which no answer of the API is; see "
-                        + "IPDataClient.Configuration.maximumResponseSize."
+                        + "\(setting ?? "IPDataClient.Configuration.maximumResponseSize")."
                 ])
         }
     }
