@@ -2,9 +2,9 @@
 // Swift 6.1 and later read this manifest: the package of Package@swift-6.0.swift (keep them in
 // step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` and `Hummingbird`
 // package traits, off by default. Only with the first on does SwiftPM fetch async-http-client and
-// build the IPDataAsyncHTTPClient product's code; without it that target builds empty. The second
-// only builds the samples in TraitExamples with hummingbird, which no product needs yet (an app
-// that turns it on fetches nothing for it).
+// build the IPDataAsyncHTTPClient product's code; without it that target builds empty. Only with
+// the second does it fetch hummingbird and build IPDataHummingbird's middleware (and the samples
+// in TraitExamples); without it that target builds empty too.
 import PackageDescription
 
 let package = Package(
@@ -18,13 +18,15 @@ let package = Package(
         // A transport on AsyncHTTPClient (SwiftNIO), for servers: its code needs the
         // `AsyncHTTPClient` trait, without which the product is empty.
         .library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"]),
+        // A Hummingbird 2 middleware that looks up each request's client: its code needs the
+        // `Hummingbird` trait, without which the product is empty.
+        .library(name: "IPDataHummingbird", targets: ["IPDataHummingbird"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds IPDataAsyncHTTPClient's AsyncHTTPClientTransport, on async-http-client."),
-        // For now only the README's Hummingbird app, compiled (with AsyncHTTPClient) in TraitExamples.
-        .trait(name: "Hummingbird", description: "Builds the samples of IPData in a Hummingbird 2 app."),
+        .trait(name: "Hummingbird", description: "Builds IPDataHummingbird's IPDataMiddleware, on hummingbird 2."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -60,13 +62,29 @@ let package = Package(
         .target(
             name: "TraitExamples",
             dependencies: [
-                "IPData", "IPDataAsyncHTTPClient",
+                "IPData", "IPDataAsyncHTTPClient", "IPDataHummingbird",
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ],
             path: "Examples/TraitExamples"),
+        .target(
+            name: "IPDataHummingbird",
+            dependencies: [
+                "IPData",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]),
+        // IPDataMiddleware in a Hummingbird app (HummingbirdTesting) against the local server
+        // (needs the Hummingbird trait; without it the target builds empty).
+        .testTarget(
+            name: "IPDataHummingbirdTests",
+            dependencies: [
+                "IPData", "IPDataHummingbird", "IPDataTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ]),
         .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),

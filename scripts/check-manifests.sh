@@ -14,8 +14,8 @@
 # default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, the
 # target's dependency on AsyncHTTPClient under that trait, and IPDataIntegrationTests' dependency
 # on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays);
-# and the `Hummingbird` trait, the hummingbird dependency and the TraitExamples target that uses
-# it under that trait. (Checked when the file exists or is named: the two-file form checks the
+# and the `Hummingbird` trait, the hummingbird dependency, the IPDataHummingbird product, target and
+# test target, and the TraitExamples target that use it under that trait. (Checked when the file exists or is named: the two-file form checks the
 # first two only.)
 set -euo pipefail
 export LC_ALL=C
@@ -60,6 +60,9 @@ for needed in \
     '.trait(name: "Hummingbird"' \
     '.package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: [])' \
     '.target( name: "TraitExamples"' \
+    '.library(name: "IPDataHummingbird", targets: ["IPDataHummingbird"])' \
+    '.target( name: "IPDataHummingbird"' \
+    '.testTarget( name: "IPDataHummingbirdTests"' \
     '.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done

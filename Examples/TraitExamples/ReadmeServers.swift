@@ -54,3 +54,42 @@ enum ReadmeHummingbird {
     }
 }
 #endif
+
+#if Hummingbird
+import Hummingbird
+import IPData
+import IPDataHummingbird
+import NIOCore
+
+/// README, "On servers: who is asking, in every request".
+@available(macOS 14, iOS 17, tvOS 17, *)
+enum ReadmeMiddleware {
+    struct AppContext: IPDataRequestContext, RemoteAddressRequestContext {
+        var coreContext: CoreRequestContextStorage
+        var remoteAddress: SocketAddress?
+        var ipData: IPDataClientInfo?
+
+        init(source: ApplicationRequestContextSource) {
+            coreContext = .init(source: source)
+            remoteAddress = source.channel.remoteAddress
+        }
+    }
+
+    static func run() async throws {
+        // One client for the app, with a cache: each address is paid for once a day.
+        let ipdata = IPDataClient(apiKey: "YOUR_API_KEY", configuration: IPDataClient.Configuration(cache: LookupCache()))
+        // nginx on this machine sets X-Forwarded-For; nothing else is believed.
+        let resolver = try ClientAddressResolver(trustedProxies: ["127.0.0.1", "::1"])
+        let policy = IPDataPolicy(blockedCountries: ["KP"], blocksTor: true, maximumThreatScore: 80)
+
+        let router = Router(context: AppContext.self)
+        router.add(
+            middleware: IPDataMiddleware(client: ipdata, resolver: resolver, latencyBudget: .milliseconds(150), policy: policy))
+        router.get("/") { _, context -> String in
+            "Hello from \(context.ipData?.response?.countryName ?? "somewhere")"
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+        try await app.runService()
+    }
+}
+#endif

@@ -1,0 +1,55 @@
+#if Hummingbird
+import Hummingbird
+import IPData
+
+/// Which requests `IPDataMiddleware` turns away, by what the API says of their client: its
+/// country, threat flags and threat score, or a rule of your own. A request whose client has no
+/// answer (over the latency budget, a private address, a failed lookup when failing open) is not
+/// judged: it goes on.
+///
+/// ```swift
+/// let policy = IPDataPolicy(blockedCountries: ["KP"], blocksTor: true, maximumThreatScore: 80)
+/// ```
+public struct IPDataPolicy: Sendable {
+    /// ISO 3166-1 alpha-2 codes (`"KP"`), compared without regard to case.
+    public var blockedCountries: Set<String>
+    /// Turn away Tor exit nodes (`threat.is_tor`).
+    public var blocksTor: Bool
+    /// Turn away anonymous proxies (`threat.is_proxy`) and VPNs (`threat.is_vpn`).
+    public var blocksProxies: Bool
+    /// Turn away known attackers and abusers (`threat.is_known_attacker`, `threat.is_known_abuser`).
+    public var blocksKnownAttackers: Bool
+    /// Turn away a client whose `threat.scores.threat_score` (0 to 100) is above this.
+    public var maximumThreatScore: Int?
+    /// A rule of your own: true turns the request away.
+    public var rejects: (@Sendable (IPResponse) -> Bool)?
+    /// The status of a turned-away request: 403 by default.
+    public var rejectionStatus: HTTPResponse.Status
+
+    /// A policy that turns away what its arguments name; by default nothing.
+    public init(
+        blockedCountries: Set<String> = [], blocksTor: Bool = false, blocksProxies: Bool = false,
+        blocksKnownAttackers: Bool = false, maximumThreatScore: Int? = nil,
+        rejects: (@Sendable (IPResponse) -> Bool)? = nil, rejectionStatus: HTTPResponse.Status = .forbidden
+    ) {
+        self.blockedCountries = Set(blockedCountries.map { $0.uppercased() })
+        self.blocksTor = blocksTor
+        self.blocksProxies = blocksProxies
+        self.blocksKnownAttackers = blocksKnownAttackers
+        self.maximumThreatScore = maximumThreatScore
+        self.rejects = rejects
+        self.rejectionStatus = rejectionStatus
+    }
+
+    /// Whether a client the API describes as `response` is turned away.
+    public func turnsAway(_ response: IPResponse) -> Bool {
+        if let country = response.countryCode?.uppercased(), blockedCountries.contains(country) { return true }
+        let threat = response.threat
+        if blocksTor, threat?.isTor == true { return true }
+        if blocksProxies, threat?.isProxy == true || threat?.isVPN == true { return true }
+        if blocksKnownAttackers, threat?.isKnownAttacker == true || threat?.isKnownAbuser == true { return true }
+        if let maximumThreatScore, let score = threat?.scores?.threatScore, score > maximumThreatScore { return true }
+        return rejects?(response) ?? false
+    }
+}
+#endif

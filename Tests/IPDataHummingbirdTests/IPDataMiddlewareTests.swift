@@ -1,0 +1,137 @@
+#if Hummingbird
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import IPDataHummingbird
+import NIOCore
+import XCTest
+
+@testable import IPData
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `IPDataMiddleware` in a Hummingbird app served on loopback (HummingbirdTesting's live mode, so
+/// each request has a real peer: 127.0.0.1), looking its clients up with the local API server of
+/// `TestServer/` (its `env` sourced; skipped without it, failed when `IPDATA_INTEGRATION_REQUIRED=1`).
+@available(macOS 14, iOS 17, tvOS 17, *)
+final class IPDataMiddlewareTests: XCTestCase {
+    struct AppContext: IPDataRequestContext, RemoteAddressRequestContext {
+        var coreContext: CoreRequestContextStorage
+        var remoteAddress: SocketAddress?
+        var ipData: IPDataClientInfo?
+
+        init(source: ApplicationRequestContextSource) {
+            coreContext = .init(source: source)
+            remoteAddress = source.channel.remoteAddress
+        }
+    }
+
+    private var environment: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        environment = ProcessInfo.processInfo.environment
+        guard environment["IPDATA_TEST_URL_NORMAL"] != nil else {
+            let reason = "no local API server: run TestServer/start and source its env (see TestServer/README.md)"
+            if environment["IPDATA_INTEGRATION_REQUIRED"] == "1" { XCTFail(reason) }
+            throw XCTSkip(reason)
+        }
+    }
+
+    private func client(_ mode: String = "NORMAL", path: String = "", key: String? = nil) -> IPDataClient {
+        let base = URL(string: environment["IPDATA_TEST_URL_\(mode)"]! + path)!
+        return IPDataClient(
+            apiKey: key ?? environment["IPDATA_TEST_KEY"] ?? "test-key",
+            configuration: .init(baseURL: base, connection: .owned(.ephemeral), cache: LookupCache()))
+    }
+
+    /// The proxy in front of the app is this machine, which the test requests come from.
+    private let resolver = try! ClientAddressResolver(trustedProxies: ["127.0.0.1", "::1"])
+
+    /// An app whose one route describes what the middleware put in its context.
+    private func app(_ middleware: IPDataMiddleware<AppContext>) -> some ApplicationProtocol {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: middleware)
+        router.get("/") { _, context -> String in
+            guard let info = context.ipData else { return "no info" }
+            let outcome: String
+            switch info.outcome {
+            case .answered: outcome = "answered"
+            case .noAddress: outcome = "no address"
+            case .notPublic: outcome = "not public"
+            case .overBudget: outcome = "over budget"
+            case .failed(let error): outcome = "failed: \(error)"
+            }
+            return "\(info.address ?? "-") \(outcome) \(info.response?.countryCode ?? "-")"
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    private func get(
+        _ app: some ApplicationProtocol, forwardedFor: String? = nil, expect status: HTTPResponse.Status = .ok,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> String {
+        try await app.test(.live) { client in
+            var headers = HTTPFields()
+            if let forwardedFor { headers[.init("X-Forwarded-For")!] = forwardedFor }
+            return try await client.execute(uri: "/", method: .get, headers: headers) { response in
+                XCTAssertEqual(response.status, status, file: file, line: line)
+                return String(buffer: response.body)
+            }
+        }
+    }
+
+    func testTheForwardedClientIsLookedUpAndInTheContext() async throws {
+        let app = app(IPDataMiddleware(client: client(), resolver: resolver))
+        let body = try await get(app, forwardedFor: "6.6.6.6, 8.8.8.8")
+        XCTAssertEqual(body, "8.8.8.8 answered US", "the rightmost untrusted address, not the client's own entry")
+    }
+
+    func testAPrivateClientIsNotSent() async throws {
+        let app = app(IPDataMiddleware(client: client(), resolver: resolver))
+        let body = try await get(app)
+        XCTAssertEqual(body, "127.0.0.1 not public -", "the peer, trusted, with no header: this machine")
+    }
+
+    func testThePolicyTurnsAClientAwayByCountry() async throws {
+        let policy = IPDataPolicy(blockedCountries: ["us"])
+        let app = app(IPDataMiddleware(client: client(), resolver: resolver, policy: policy))
+        _ = try await get(app, forwardedFor: "8.8.8.8", expect: .forbidden)
+        let custom = IPDataPolicy(rejects: { $0.asn?.asn == "AS15169" }, rejectionStatus: .unavailableForLegalReasons)
+        let other = self.app(IPDataMiddleware(client: client(), resolver: resolver, policy: custom))
+        _ = try await get(other, forwardedFor: "8.8.8.8", expect: .unavailableForLegalReasons)
+    }
+
+    func testPastTheBudgetTheRequestGoesOnWithoutDataAndTheAnswerFillsTheCache() async throws {
+        // The slow mode answers after 1 s here; the budget is 100 ms.
+        let slow = client("SLOW", path: "/delay/1")
+        let app = app(IPDataMiddleware(client: slow, resolver: resolver, latencyBudget: .milliseconds(100)))
+        let body = try await get(app, forwardedFor: "8.8.8.8")
+        XCTAssertEqual(body, "8.8.8.8 over budget -")
+        // The lookup went on: once its answer is in the cache, the next request has it at once.
+        let deadline = Date().addingTimeInterval(10)
+        while slow.cache?.count == 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+        let cached = try await get(app, forwardedFor: "8.8.8.8")
+        XCTAssertEqual(cached, "8.8.8.8 answered US")
+    }
+
+    func testAFailedLookupFailsOpenOrClosed() async throws {
+        let refused = client(key: "not-a-key")
+        let open = app(IPDataMiddleware(client: refused, resolver: resolver))
+        let body = try await get(open, forwardedFor: "8.8.8.8")
+        XCTAssertTrue(body.hasPrefix("8.8.8.8 failed: "), body)
+        XCTAssertFalse(body.contains("not-a-key"), "the key is redacted")
+        let closed = app(IPDataMiddleware(client: refused, resolver: resolver, failureMode: .closed))
+        _ = try await get(closed, forwardedFor: "8.8.8.8", expect: .serviceUnavailable)
+    }
+
+    func testASpoofedHeaderFromAnUntrustedPeerIsIgnored() async throws {
+        let untrusting = try ClientAddressResolver(trustedProxies: ["10.0.0.0/8"])
+        let app = app(IPDataMiddleware(client: client(), resolver: untrusting))
+        let body = try await get(app, forwardedFor: "8.8.8.8")
+        XCTAssertEqual(body, "127.0.0.1 not public -")
+    }
+}
+#endif
