@@ -151,10 +151,17 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
             return (body, Self.urlResponse(response, url: Self.finalURL(of: response) ?? url))
         } catch let error as URLError {
             throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            // The head did not come in time: say whose limit it was, in the client's words.
+            let seconds = min(timeout, limits.deadline)
+            throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
             throw Self.urlError(for: error, redaction: redaction)
         }
     }
+
+    /// This transport's own time limit, for its error.
+    private var timeSetting: String { "AsyncHTTPClientTransport.timeout" }
 
     /// The setting that set the size limit, for its error: this transport's, the client's
     /// (nil: the client's words), or both when they are equal.

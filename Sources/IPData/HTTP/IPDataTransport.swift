@@ -70,4 +70,11 @@ public struct IPDataTransportLimits: Sendable, Hashable {
     package static func tooLargeError(_ bytes: Int, see setting: String? = nil) -> URLError {
         TransferWatch.Stop.tooLarge(Int64(bytes)).error(see: setting)
     }
+
+    /// The error of an answer that took longer than `seconds`, in the words of the client and its
+    /// URLSession transport, naming `setting` (a transport's own limit) instead of the client's
+    /// deadline when given.
+    package static func deadlineError(_ seconds: TimeInterval, see setting: String? = nil) -> URLError {
+        TransferWatch.Stop.deadline(seconds).error(see: setting)
+    }
 }
