@@ -87,6 +87,7 @@ enum IPDataCommand {
         case lookup = ""
         case bulk
         case grep
+        case summarize
         case `init`
         case help
         case completion
@@ -98,6 +99,7 @@ enum IPDataCommand {
             case .lookup: return "look up addresses or an ASN"
             case .bulk: return "look up every address of files or standard input"
             case .grep: return "find the IP addresses in any text"
+            case .summarize: return "totals, top countries and networks, threats of a list"
             case .`init`: return "store your API key"
             case .help: return "show the help of a command"
             case .completion: return "print a completion script for bash, zsh or fish"
@@ -111,6 +113,7 @@ enum IPDataCommand {
             case .lookup: return LookupCommand.help
             case .bulk: return BulkCommand.help
             case .grep: return GrepCommand.help
+            case .summarize: return SummarizeCommand.help
             case .`init`: return InitCommand.help
             case .help: return HelpCommand.help
             case .completion: return CompletionCommand.help
@@ -124,6 +127,7 @@ enum IPDataCommand {
             case .lookup: return LookupCommand.options
             case .bulk: return BulkCommand.options
             case .grep: return GrepCommand.options
+            case .summarize: return SummarizeCommand.options
             case .`init`: return InitCommand.options
             case .help: return HelpCommand.options
             case .completion: return CompletionCommand.options
@@ -188,6 +192,7 @@ enum IPDataCommand {
             case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
             case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
             case .grep: return try await GrepCommand.run(parsed, console: console)
+            case .summarize: return try await SummarizeCommand.run(parsed, environment: environment, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             case .help: return try HelpCommand.run(parsed, console: console)
             case .completion: return try CompletionCommand.run(parsed, console: console)
