@@ -17,6 +17,10 @@ enum BulkCommand {
     static let concurrencyOption = OptionSpec(
         "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
     static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
+    static let resumeOption = OptionSpec(
+        "resume",
+        help: "continue the run whose output --output names: keep its answered records and look up only the "
+            + "addresses it lacks (or failed), appending their records in input order (jsonl or csv)")
     static let maximumAddressesOption = OptionSpec(
         "max-addresses", value: "N",
         help: "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
@@ -29,7 +33,7 @@ enum BulkCommand {
         help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
 
     static let options =
-        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption]
+        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption, resumeOption]
         + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
 
     static let help = HelpText(
@@ -74,12 +78,35 @@ enum BulkCommand {
         try checkReadable(inputs)
         let client = try common.makeClient(environment: environment, console: console)
         common.selection?.warnAboutUnknownNames(kind: .address, shape: .list, console: console)
-        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
+        let resumes = parsed.has(resumeOption.name)
+        var skipped: Set<String> = []
+        let writer: RecordWriter
+        if resumes {
+            guard let outputPath = common.outputPath, outputPath != "-" else {
+                throw UsageError("--resume needs --output FILE: the output of the run to continue")
+            }
+            let format = common.format ?? .jsonl
+            guard format == .jsonl || format == .csv else { throw UsageError("--resume needs --format jsonl or csv") }
+            let columns = Columns.columns(kind: .address, format: format, selection: common.selection, shape: .list)
+            let sink = try common.openOutput(inputs: inputs)
+            let resumed = try await ResumedOutput.copy(from: outputPath, format: format, columns: columns, into: sink)
+            skipped = resumed.done
+            writer =
+                format == .csv
+                ? CSVWriter(columns: columns, sink: sink, headerWritten: resumed.copiedHeader)
+                : makeRecordWriter(format: format, shape: .list, columns: columns, sink: sink)
+            console.note(
+                "resuming \(outputPath): \(resumed.kept) records kept"
+                    + (resumed.redone > 0 ? ", \(resumed.redone) failed or cut off (looked up again)" : ""))
+        } else {
+            writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
+        }
 
         let csv = parsed.has(columnOption.name)
         let ledger = InputLedger()
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
+        addresses.skipped = skipped
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(
             noProgress: parsed.has(noProgressOption.name) || common.isQuiet || common.isVerbose)
@@ -87,7 +114,9 @@ enum BulkCommand {
         let total =
             showsBar && inputs.allSatisfy(isRegularFile)
             ? try await count(
-                AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)) : nil
+                AddressReader(
+                    inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange, skipped: skipped))
+            : nil
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading addresses from standard input, one per line; end with Ctrl-D")
         }

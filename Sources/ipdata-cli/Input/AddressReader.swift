@@ -38,7 +38,8 @@ enum ColumnSelection: Equatable, Sendable {
 /// line yields one address: the field of the selected column, trimmed (a plain address is a
 /// record of one field; a line with a tab and no comma is split at tabs). A field that is a range
 /// (`8.8.8.0/29`, `8.8.8.1-8.8.8.6`; see `AddressRange`) yields each of its addresses, or, when it
-/// holds more than `maximumRangeAddresses`, its text, with the reason in the ledger. A line that is no
+/// holds more than `maximumRangeAddresses`, its text, with the reason in the ledger. An address in
+/// `skipped` (answered by the run `--resume` continues) is passed over. A line that is no
 /// address still yields its text, which the lookup reports as not an address; when the reader can
 /// tell why (an unbalanced quote, a row too short for the column), it says so in the ledger.
 ///
@@ -65,6 +66,9 @@ struct AddressReader: AsyncSequence, Sendable {
     /// is a failed record, and nothing of it is looked up.
     var maximumRangeAddresses = AddressReader.defaultMaximumRangeAddresses
 
+    /// Addresses (canonical) not to hand out: those an earlier run answered (`--resume`).
+    var skipped: Set<String> = []
+
     /// `--max-addresses`'s default: a /24.
     static let defaultMaximumRangeAddresses = 256
 
@@ -88,6 +92,7 @@ struct AddressReader: AsyncSequence, Sendable {
         private var isFirstRow = true
         private var separator: Character = ","
         private let maximumRangeAddresses: Int
+        private let skipped: Set<String>
         /// The addresses of a range still to be handed out, and the line they come from.
         private var range: (addresses: AnyIterator<String>, origin: InputLedger.Origin)?
 
@@ -97,6 +102,7 @@ struct AddressReader: AsyncSequence, Sendable {
             self.csv = reader.csv
             self.ledger = reader.ledger
             self.maximumRangeAddresses = reader.maximumRangeAddresses
+            self.skipped = reader.skipped
         }
 
         mutating func next() async throws -> String? {
@@ -159,9 +165,12 @@ struct AddressReader: AsyncSequence, Sendable {
         /// `address`, from `origin`, entered in the ledger; nil for an address read before, which
         /// is not sent again (its record repeats the earlier answer).
         private func admit(_ address: String, from origin: InputLedger.Origin) -> String? {
+            let key = IPAddress.canonical(address)
+            // Answered by an earlier run whose output this one continues: no record, no request.
+            if let key, skipped.contains(key) { return nil }
             guard let ledger else { return address }
             var entry = origin
-            entry.key = IPAddress.canonical(address)
+            entry.key = key
             if let key = entry.key, ledger.admit(key) {
                 entry.isDuplicate = true
                 ledger.append(entry)

@@ -13,9 +13,12 @@ final class CSVWriter: RecordWriter {
     private let sink: OutputSink
     private var wroteHeader = false
 
-    init(columns: [String], sink: OutputSink) {
+    /// A writer of rows with `columns` into `sink`; with `headerWritten`, the sink already holds
+    /// the header row (an output `ipdata bulk --resume` continues).
+    init(columns: [String], sink: OutputSink, headerWritten: Bool = false) {
         self.columns = columns
         self.sink = sink
+        self.wroteHeader = headerWritten
     }
 
     func write(_ record: Record) throws {
