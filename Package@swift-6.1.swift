@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 // Swift 6.1 and later read this manifest: the package of Package@swift-6.0.swift (keep them in
-// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` package trait, off by
-// default. Only with that trait on does SwiftPM fetch async-http-client and build the
-// IPDataAsyncHTTPClient product's code; without it that target builds empty.
+// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` and `Valkey` package
+// traits, off by default. Only with a trait on does SwiftPM fetch its dependency
+// (async-http-client, valkey-swift) and build its product's code (IPDataAsyncHTTPClient,
+// IPDataValkey); without it that target builds empty.
 import PackageDescription
 
 let package = Package(
@@ -16,16 +17,26 @@ let package = Package(
         // A transport on AsyncHTTPClient (SwiftNIO), for servers: its code needs the
         // `AsyncHTTPClient` trait, without which the product is empty.
         .library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"]),
+        // A lookup cache shared by every instance of an app, on Valkey or Redis: its code needs
+        // the `Valkey` trait, without which the product is empty.
+        .library(name: "IPDataValkey", targets: ["IPDataValkey"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds IPDataAsyncHTTPClient's AsyncHTTPClientTransport, on async-http-client."),
+        .trait(
+            name: "Valkey",
+            description: "Builds IPDataValkey's ValkeyLookupStore, a shared lookup cache on valkey-swift."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         // Used only with the AsyncHTTPClient trait (see the target's condition).
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1"),
+        // Used only with the Valkey trait (see the targets' conditions).
+        .package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0"),
+        // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own dependency).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.3"),
     ],
     targets: [
         .target(
@@ -35,6 +46,21 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        .target(
+            name: "IPDataValkey",
+            dependencies: [
+                "IPData",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+            ]),
+        // The fleet and outage proof of IPDataValkey (scripts/valkey-fleet.sh): processes that share
+        // one store look addresses up against the local server. Needs the Valkey trait.
+        .executableTarget(
+            name: "ipdata-valkey-fleet",
+            dependencies: [
+                "IPData", "IPDataValkey",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Valkey"])),
             ]),
         // PrivacyInfo.xcprivacy: the privacy manifest Apple expects of an SDK in an App Store app.
         .target(name: "IPData", resources: [.copy("PrivacyInfo.xcprivacy")]),
@@ -61,6 +87,15 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        // ValkeyLookupStore against a real redis-server on loopback (needs the Valkey trait; without
+        // it the target builds empty).
+        .testTarget(
+            name: "IPDataValkeyTests",
+            dependencies: [
+                "IPData", "IPDataValkey", "IPDataTestSupport",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Valkey"])),
             ]),
         // The CLI: its parser and writers, and the built binary run against the local server.
         // The CLI runs on macOS and Linux; on other platforms its test target builds empty.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when Package.swift and Package@swift-6.0.swift describe different packages, or when
-# Package@swift-6.1.swift is not that package plus the AsyncHTTPClient trait.
+# Package@swift-6.1.swift is not that package plus the AsyncHTTPClient and Valkey traits.
 #
 #   bash scripts/check-manifests.sh [Package.swift Package@swift-6.0.swift [Package@swift-6.1.swift]]
 #
@@ -12,7 +12,9 @@
 # Swift 6.1 and later read Package@swift-6.1.swift: every line of the Swift 6 manifest's package,
 # in order, plus only additions, and those must declare the `AsyncHTTPClient` trait (off by
 # default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, and
-# the target's dependency on AsyncHTTPClient under that trait. (Checked when the file exists or is
+# the target's dependency on AsyncHTTPClient under that trait; and likewise the `Valkey` trait,
+# the valkey-swift dependency, the IPDataValkey product and target, and its dependency on Valkey
+# under that trait. (Checked when the file exists or is
 # named: the two-file form checks the first two only.)
 set -euo pipefail
 export LC_ALL=C
@@ -51,7 +53,12 @@ for needed in \
     '.package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1")' \
     '.library(name: "IPDataAsyncHTTPClient", targets: ["IPDataAsyncHTTPClient"])' \
     '.target( name: "IPDataAsyncHTTPClient"' \
-    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))'; do
+    '.product( name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"]))' \
+    '.trait( name: "Valkey"' \
+    '.package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0")' \
+    '.library(name: "IPDataValkey", targets: ["IPDataValkey"])' \
+    '.target( name: "IPDataValkey"' \
+    '.product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -59,4 +66,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf '  %s\n' "${missing[@]}" >&2
     exit 1
 fi
-echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient trait"
+echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient and Valkey traits"
