@@ -3,7 +3,8 @@
 // ValkeyLookupStore that every process shares, or through a LookupCache of its own.
 //
 //   ipdata-valkey-fleet --base-url URL --key KEY [--valkey-port PORT --prefix PREFIX]
-//       [--addresses 5000] [--lookups 10000] [--seed 1] [--concurrency 16] [--recovery-wait 20]
+//       [--addresses 5000] [--lookups 10000] [--seed 1] [--concurrency 16] [--budget-ms 50]
+//       [--recovery-wait 20]
 //
 // The lookups visit the addresses in a shuffled order (another per seed), each address as often
 // as the others. Prints one JSON line: lookups, failures, the store's outages and recoveries,
@@ -31,6 +32,7 @@ struct Options {
     var seed: UInt64 = 1
     var concurrency = 16
     var recoveryWait = 20.0
+    var budgetMilliseconds = 50
 
     init(_ arguments: [String]) {
         var values: [String: String] = [:]
@@ -49,6 +51,7 @@ struct Options {
             case "lookups": lookups = Self.required(Int(value), "bad count: \(value)")
             case "seed": seed = Self.required(UInt64(value), "bad seed: \(value)")
             case "concurrency": concurrency = Self.required(Int(value), "bad concurrency: \(value)")
+            case "budget-ms": budgetMilliseconds = Self.required(Int(value), "bad milliseconds: \(value)")
             case "recovery-wait": recoveryWait = Self.required(Double(value), "bad seconds: \(value)")
             default: Self.fail("unknown option --\(name)")
             }
@@ -109,7 +112,9 @@ func main() async -> Int32 {
         valkeyRun = Task { await valkey.run() }
         let shared = ValkeyLookupStore(
             client: valkey,
-            configuration: .init(keyPrefix: options.prefix, retryInterval: .milliseconds(200)),
+            configuration: .init(
+                keyPrefix: options.prefix, operationBudget: .milliseconds(options.budgetMilliseconds),
+                retryInterval: .milliseconds(200)),
             onEvent: { event in events.withLock { $0.append(event) } })
         configuration.cacheStore = shared
         store = shared
