@@ -82,5 +82,17 @@ fresh
 sed -i 's|from: "1.33.1"|from: "1.0.0"|' "$tmp/c.swift"
 expect3 "another async-http-client version" 1
 
+fresh
+sed -i 's/condition: \.when(traits: \["Valkey"\])//' "$tmp/c.swift"
+expect3 "valkey-swift not conditioned on the Valkey trait" 1
+
+fresh
+sed -i '/\.library(name: "IPDataValkey"/d' "$tmp/c.swift"
+expect3 "the IPDataValkey product left out" 1
+
+fresh
+sed -i 's|valkey-swift.git", from: "1.4.0"|valkey-swift.git", from: "1.0.0"|' "$tmp/c.swift"
+expect3 "another valkey-swift version" 1
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
