@@ -6,9 +6,10 @@
 //       [--addresses 5000] [--lookups 10000] [--seed 1] [--concurrency 16] [--budget-ms 50]
 //       [--recovery-wait 20]
 //
-// The lookups visit the addresses in a shuffled order (another per seed), each address as often
-// as the others. Prints one JSON line: lookups, failures, the store's outages and recoveries,
-// and whether the store answers at the end; exits 1 when a lookup failed.
+// The lookups visit the addresses in a shuffled order (another each round and process), each
+// address as often as the others; --seed names the process (and its probe key). Prints one JSON
+// line: lookups, failures, the store's outages and recoveries, and whether the store answers at
+// the end; exits 1 when a lookup failed.
 import Foundation
 import IPData
 
@@ -70,29 +71,16 @@ struct Options {
     }
 }
 
-/// SplitMix64: the same shuffles for the same seed on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The `count` addresses, public IPv4 ones in 8.8.0.0/16 (1 to 250 in the last byte).
 func addresses(_ count: Int) -> [String] {
     (0..<count).map { "8.8.\($0 / 250 % 256).\($0 % 250 + 1)" }
 }
 
 /// `lookups` addresses: whole shuffled rounds of `all`, each round in another order.
-func schedule(_ all: [String], lookups: Int, seed: UInt64) -> [String] {
-    var generator = SeededGenerator(state: seed)
+func schedule(_ all: [String], lookups: Int) -> [String] {
     var order: [String] = []
     order.reserveCapacity(lookups)
-    while order.count < lookups { order += all.shuffled(using: &generator).prefix(lookups - order.count) }
+    while order.count < lookups { order += all.shuffled().prefix(lookups - order.count) }
     return order
 }
 
@@ -100,7 +88,7 @@ func schedule(_ all: [String], lookups: Int, seed: UInt64) -> [String] {
 func main() async -> Int32 {
     let options = Options(Array(CommandLine.arguments.dropFirst()))
     let all = addresses(options.addresses)
-    let order = schedule(all, lookups: options.lookups, seed: options.seed)
+    let order = schedule(all, lookups: options.lookups)
     let events = Locked<[ValkeyLookupStore.Event]>([])
 
     var configuration = IPDataClient.Configuration(

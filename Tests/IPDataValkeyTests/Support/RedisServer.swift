@@ -34,6 +34,13 @@ final class RedisServer {
 
     deinit { stop() }
 
+    /// A server, started.
+    static func started() throws -> RedisServer {
+        let server = try RedisServer()
+        try server.start()
+        return server
+    }
+
     /// Starts the server and returns once it accepts connections.
     func start() throws {
         let process = Process()
@@ -116,6 +123,7 @@ final class BrokenServer: @unchecked Sendable {
             Thread {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let reply = Array("@@ not a valkey reply \u{1}\u{2}\r\n".utf8)
+                _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                 while read(connection, &buffer, buffer.count) > 0 {
                     _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                 }
