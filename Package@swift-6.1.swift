@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
 // Swift 6.1 and later read this manifest: the package of Package@swift-6.0.swift (keep them in
-// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient` and `Hummingbird`
-// package traits, off by default. Only with the first on does SwiftPM fetch async-http-client and
-// build the IPDataAsyncHTTPClient product's code; without it that target builds empty. Only with
-// the second does it fetch hummingbird and build IPDataHummingbird's middleware (and the samples
-// in TraitExamples); without it that target builds empty too.
+// step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient`, `Hummingbird` and
+// `Valkey` package traits, off by default. Only with a trait on does SwiftPM fetch its dependency
+// (async-http-client, hummingbird, valkey-swift) and build its product's code
+// (IPDataAsyncHTTPClient, IPDataHummingbird and the samples in TraitExamples, IPDataValkey);
+// without it that target builds empty.
 import PackageDescription
 
 let package = Package(
@@ -21,12 +21,18 @@ let package = Package(
         // A Hummingbird 2 middleware that looks up each request's client: its code needs the
         // `Hummingbird` trait, without which the product is empty.
         .library(name: "IPDataHummingbird", targets: ["IPDataHummingbird"]),
+        // A lookup cache shared by every instance of an app, on Valkey or Redis: its code needs
+        // the `Valkey` trait, without which the product is empty.
+        .library(name: "IPDataValkey", targets: ["IPDataValkey"]),
     ],
     traits: [
         .trait(
             name: "AsyncHTTPClient",
             description: "Builds IPDataAsyncHTTPClient's AsyncHTTPClientTransport, on async-http-client."),
         .trait(name: "Hummingbird", description: "Builds IPDataHummingbird's IPDataMiddleware, on hummingbird 2."),
+        .trait(
+            name: "Valkey",
+            description: "Builds IPDataValkey's ValkeyLookupStore, a shared lookup cache on valkey-swift."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -34,6 +40,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.33.1"),
         // Used only with the Hummingbird trait; without its default trait (swift-configuration).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: []),
+        // Used only with the Valkey trait (see the targets' conditions).
+        .package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0"),
+        // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own dependency).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.3"),
     ],
     targets: [
         .target(
@@ -43,6 +53,21 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        .target(
+            name: "IPDataValkey",
+            dependencies: [
+                "IPData",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+            ]),
+        // The fleet and outage proof of IPDataValkey (scripts/valkey-fleet.sh): processes that share
+        // one store look addresses up against the local server. Needs the Valkey trait.
+        .executableTarget(
+            name: "ipdata-valkey-fleet",
+            dependencies: [
+                "IPData", "IPDataValkey",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Valkey"])),
             ]),
         // PrivacyInfo.xcprivacy: the privacy manifest Apple expects of an SDK in an App Store app.
         .target(name: "IPData", resources: [.copy("PrivacyInfo.xcprivacy")]),
@@ -97,6 +122,15 @@ let package = Package(
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client",
                     condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
+        // ValkeyLookupStore against a real redis-server on loopback (needs the Valkey trait; without
+        // it the target builds empty).
+        .testTarget(
+            name: "IPDataValkeyTests",
+            dependencies: [
+                "IPData", "IPDataValkey", "IPDataTestSupport",
+                .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Valkey"])),
             ]),
         // The CLI: its parser and writers, and the built binary run against the local server.
         // The CLI runs on macOS and Linux; on other platforms its test target builds empty.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when Package.swift and Package@swift-6.0.swift describe different packages, or when
-# Package@swift-6.1.swift is not that package plus the AsyncHTTPClient trait.
+# Package@swift-6.1.swift is not that package plus the AsyncHTTPClient and Valkey traits.
 #
 #   bash scripts/check-manifests.sh [Package.swift Package@swift-6.0.swift [Package@swift-6.1.swift]]
 #
@@ -14,9 +14,11 @@
 # default), the async-http-client dependency, the IPDataAsyncHTTPClient product and target, the
 # target's dependency on AsyncHTTPClient under that trait, and IPDataIntegrationTests' dependency
 # on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays);
-# and the `Hummingbird` trait, the hummingbird dependency, the IPDataHummingbird product, target and
-# test target, and the TraitExamples target that use it under that trait. (Checked when the file exists or is named: the two-file form checks the
-# first two only.)
+# the `Hummingbird` trait, the hummingbird dependency, the IPDataHummingbird product, target and
+# test target, and the TraitExamples target that use it under that trait; and likewise the
+# `Valkey` trait, the valkey-swift dependency, the IPDataValkey product and target, and its
+# dependency on Valkey under that trait. (Checked when the file exists or is named: the two-file
+# form checks the first two only.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -63,7 +65,12 @@ for needed in \
     '.library(name: "IPDataHummingbird", targets: ["IPDataHummingbird"])' \
     '.target( name: "IPDataHummingbird"' \
     '.testTarget( name: "IPDataHummingbirdTests"' \
-    '.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))'; do
+    '.product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"]))' \
+    '.trait( name: "Valkey"' \
+    '.package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0")' \
+    '.library(name: "IPDataValkey", targets: ["IPDataValkey"])' \
+    '.target( name: "IPDataValkey"' \
+    '.product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"]))'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -71,4 +78,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf '  %s\n' "${missing[@]}" >&2
     exit 1
 fi
-echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient and Hummingbird traits"
+echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient, Hummingbird and Valkey traits"

@@ -102,5 +102,17 @@ fresh
 sed -i 's|from: "2.26.0", traits: \[\]|from: "2.26.0"|' "$tmp/c.swift"
 expect3 "hummingbird with its default trait (swift-configuration)" 1
 
+fresh
+sed -i 's/condition: \.when(traits: \["Valkey"\])//' "$tmp/c.swift"
+expect3 "valkey-swift not conditioned on the Valkey trait" 1
+
+fresh
+sed -i '/\.library(name: "IPDataValkey"/d' "$tmp/c.swift"
+expect3 "the IPDataValkey product left out" 1
+
+fresh
+sed -i 's|valkey-swift.git", from: "1.4.0"|valkey-swift.git", from: "1.0.0"|' "$tmp/c.swift"
+expect3 "another valkey-swift version" 1
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# An app that depends on IPData without the AsyncHTTPClient and Hummingbird traits resolves and
-# fetches nothing: a throwaway package beside this one resolves it with no network (a fresh
-# network namespace), no mirrors, no SwiftPM cache and an empty configuration. With the
-# AsyncHTTPClient trait, the same resolve must try to fetch async-http-client, and with the
-# Hummingbird trait hummingbird (which shows that the first case could fail).
+# An app that depends on IPData without the AsyncHTTPClient, Hummingbird or Valkey trait resolves
+# and fetches nothing: a throwaway package beside this one resolves it with no network (a fresh
+# network namespace), no mirrors, no SwiftPM cache and an empty configuration. With a trait, the
+# same resolve must try to fetch its dependency, async-http-client, hummingbird or valkey-swift
+# (which shows that the first case could fail).
 #
 #   bash scripts/tests/trait-resolution-tests.sh
 #
@@ -51,8 +51,8 @@ if ! resolve; then
 elif fetched=$(find "$tmp/app/.build/checkouts" "$tmp/app/.build/repositories" -mindepth 1 2>/dev/null) &&
     [ -n "$fetched" ]; then
     fail "without the trait, resolves offline" "it fetched: $fetched"
-elif grep -qE 'async-http-client|hummingbird' "$tmp/out" "$tmp/app/Package.resolved" 2>/dev/null; then
-    fail "without the trait, resolves offline" "async-http-client or hummingbird named: $(cat "$tmp/out")"
+elif grep -qE 'async-http-client|hummingbird|valkey-swift' "$tmp/out" "$tmp/app/Package.resolved" 2>/dev/null; then
+    fail "without the trait, resolves offline" "a trait's dependency named: $(cat "$tmp/out")"
 else
     pass "without the trait, resolves offline and fetches nothing"
 fi
@@ -75,6 +75,16 @@ elif ! grep -q 'hummingbird' "$tmp/out"; then
     fail "with the Hummingbird trait, fetches hummingbird" "another failure: $(cat "$tmp/out")"
 else
     pass "with the Hummingbird trait, wants hummingbird (and fails offline)"
+fi
+
+rm -f "$tmp/ipdata"
+app '.package(path: "'"$tmp/ipdata"'", traits: ["Valkey"])'
+if resolve; then
+    fail "with the Valkey trait, fetches valkey-swift" "it resolved offline: $(cat "$tmp/out")"
+elif ! grep -q 'valkey-swift' "$tmp/out"; then
+    fail "with the Valkey trait, fetches valkey-swift" "another failure: $(cat "$tmp/out")"
+else
+    pass "with the Valkey trait, wants valkey-swift (and fails offline)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -22,6 +22,11 @@ extension IPDataClient {
         public var connection: Connection
         /// Where lookups are kept to be answered again without a request; none by default.
         public var cache: LookupCache?
+        /// A store of lookups behind `cache`, such as `ValkeyLookupStore` of the `IPDataValkey`
+        /// library, which every instance of an app shares; none by default. A lookup reads `cache`
+        /// first, then this store, and an answer of the API fills both. A `LookupCache` given
+        /// here alone serves as `cache`.
+        public var cacheStore: (any LookupCacheStore)?
         /// When a failed request is sent again; by default only a bulk request over a dead
         /// pooled connection (see `RetryPolicy`).
         public var retryPolicy: RetryPolicy

@@ -30,6 +30,10 @@ public final class IPDataClient: Sendable {
     let redaction: KeyRedaction
     /// The opt-in cache of lookups, if the client was given one.
     public let cache: LookupCache?
+    /// The store of lookups behind `cache`, if the client was given one (see `Configuration.cacheStore`).
+    public let cacheStore: (any LookupCacheStore)?
+    /// `cacheStore`, unless it is `cache` itself: the store a lookup awaits after missing `cache`.
+    let sharedStore: (any LookupCacheStore)?
     /// When failed requests are sent again.
     public let retryPolicy: RetryPolicy
     /// Why the base URL may not carry the key, if it may not (see `Configuration.allowsInsecureHTTP`).
@@ -77,7 +81,11 @@ public final class IPDataClient: Sendable {
         self.limits = TransferWatch.Limits(
             deadline: configuration.deadline ?? 60, maximumBytes: Int64(configuration.maximumResponseSize))
         self.redaction = KeyRedaction(apiKey: apiKey)
-        self.cache = configuration.cache
+        self.cacheStore = configuration.cacheStore
+        // A LookupCache given as the store alone is read in place, as `cache` is, without a suspension.
+        let memory = configuration.cacheStore as? LookupCache
+        self.cache = configuration.cache ?? memory
+        self.sharedStore = memory != nil && memory === self.cache ? nil : configuration.cacheStore
         self.retryPolicy = configuration.retryPolicy
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
@@ -196,16 +204,40 @@ public final class IPDataClient: Sendable {
     package func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
         -> Answer
     {
-        guard let key = LookupCache.key(address: ip, fields: fields) else {
+        guard let key = LookupCacheKey(address: ip, fields: fields) else {
             throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
         }
-        if let cached = cache?.value(forKey: key) { return Answer(response: cached, json: nil) }
-        return try await coalescer.value(forKey: key) {
+        if let cached = cache?.value(forKey: key.description) { return Answer(response: cached, json: nil) }
+        if let sharedStore {
+            return try await lookupAnswer(ip, fields: fields, key: key, store: sharedStore, willSend: willSend)
+        }
+        return try await coalescer.value(forKey: key.description) {
             willSend?()
             let body = try await send(.address(ip), fields: fields)
             let response = try decode(IPResponse.self, from: body)
             // Filled before the shared request closes, so no later caller slips between the two.
-            cache?.insert(response, forKey: key)
+            cache?.insert(response, forKey: key.description)
+            return Answer(response: response, json: body)
+        }
+    }
+
+    /// `lookupAnswer` past a miss of `cache`, with a store behind it: concurrent callers share
+    /// one read of the store and, when it misses, one request, whose answer fills both tiers
+    /// before the shared lookup closes.
+    private func lookupAnswer(
+        _ ip: String, fields: [String]?, key: LookupCacheKey, store: any LookupCacheStore,
+        willSend: (@Sendable () -> Void)?
+    ) async throws -> Answer {
+        try await coalescer.value(forKey: key.description) {
+            if let kept = await store.entry(for: key) {
+                cache?.insert(kept.response, forKey: key.description)
+                return Answer(response: kept.response, json: kept.json)
+            }
+            willSend?()
+            let body = try await send(.address(ip), fields: fields)
+            let response = try decode(IPResponse.self, from: body)
+            cache?.insert(response, forKey: key.description)
+            await store.store(LookupCacheEntry(response: response, json: body), for: key)
             return Answer(response: response, json: body)
         }
     }
@@ -247,12 +279,23 @@ public final class IPDataClient: Sendable {
         _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
-        let keys = ips.map { LookupCache.key(address: $0, fields: fields) }
+        let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
         var results = zip(ips, keys).map { ip, key -> IPResponse? in
             guard let key else { return IPResponse(rejected: ip, message: APIMessage.invalidAddress(ip)) }
-            return cache?.value(forKey: key)
+            return cache?.value(forKey: key.description)
         }
         var json = [Data?](repeating: nil, count: ips.count)
+        // What `cache` missed, from the store behind it in one read (which fills `cache`).
+        let missed = sharedStore == nil ? [] : results.indices.filter { results[$0] == nil }
+        if let sharedStore, !missed.isEmpty {
+            let missedKeys = missed.compactMap { keys[$0] }
+            for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
+                guard let kept else { continue }
+                cache?.insert(kept.response, forKey: key.description)
+                results[index] = kept.response
+                if keepsJSON { json[index] = kept.json }
+            }
+        }
         let pending = results.indices.filter { results[$0] == nil }
         guard !pending.isEmpty else { return results.compactMap { $0.map { Answer(response: $0, json: nil) } } }
 
@@ -283,7 +326,10 @@ public final class IPDataClient: Sendable {
             }
             elements = answers.map { ($0.element, nil) }
         }
-        for (index, element) in zip(pending, elements) {
+        // A store behind the cache keeps each answer's own bytes.
+        let storedJSON = sharedStore == nil || keepsJSON ? nil : JSONArrayScan.elementRanges(of: body)
+        var stored: (entries: [LookupCacheEntry], keys: [LookupCacheKey]) = ([], [])
+        for (position, (index, element)) in zip(pending, elements).enumerated() {
             let address = ips[index]
             guard var result = element.model else {
                 results[index] = IPResponse(
@@ -294,12 +340,18 @@ public final class IPDataClient: Sendable {
                 // A rejected address comes back as {"message": …} alone; say which address it was.
                 if result.ip == nil { result.ip = address }
             } else if element.json == nil, let key = keys[index] {
-                cache?.insert(result, forKey: key)
+                cache?.insert(result, forKey: key.description)
+                if sharedStore != nil {
+                    let bytes = storedJSON.flatMap { $0.count == pending.count ? body.subdata(in: $0[position]) : nil }
+                    stored.entries.append(LookupCacheEntry(response: result, json: bytes))
+                    stored.keys.append(key)
+                }
             } else {
                 json[index] = element.json
             }
             results[index] = result
         }
+        if let sharedStore, !stored.keys.isEmpty { await sharedStore.store(stored.entries, for: stored.keys) }
         return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
     }
 

@@ -9,6 +9,9 @@ import Foundation
 /// `2001:db8:0:0:0:0:0:1` are one entry) together with the requested `fields`. Single, bulk and
 /// streaming lookups all read and fill it; field, ASN and own-address lookups do not. Safe to
 /// share between clients, threads and tasks.
+///
+/// It is the default `LookupCacheStore`: a client given one, as `cache` or as `cacheStore`, reads
+/// and fills it without leaving the calling task.
 public final class LookupCache: Sendable {
     /// The number of entries a cache keeps by default: 4,096.
     public static let defaultMaximumEntries = 4_096
@@ -55,12 +58,11 @@ public final class LookupCache: Sendable {
 
     /// The key of a lookup: canonical address and the set of requested fields.
     static func key(address: String, fields: [String]?) -> String? {
-        guard let canonical = IPAddress.canonical(address) else { return nil }
-        let selection = Set(fields ?? []).sorted().joined(separator: ",")
-        return canonical + "#" + selection
+        LookupCacheKey(address: address, fields: fields)?.description
     }
 
-    func value(forKey key: String) -> IPResponse? {
+    /// The value kept for `key` (a `LookupCacheKey`'s description), unless it expired.
+    package func value(forKey key: String) -> IPResponse? {
         let now = now()
         return storage.withLock { storage in
             guard let (value, expiry) = storage.value(forKey: key) else { return nil }
@@ -73,8 +75,26 @@ public final class LookupCache: Sendable {
     }
 
     func insert(_ value: IPResponse, forKey key: String) {
+        insert(value, forKey: key, timeToLive: timeToLive)
+    }
+
+    /// Keeps `value` for `key` for `timeToLive` seconds instead of the cache's own time to live
+    /// (the front tier of a two-tier store, whose entries live as long as their shared copy).
+    package func insert(_ value: IPResponse, forKey key: String, timeToLive: TimeInterval) {
         let expiry = now().addingTimeInterval(timeToLive)
         storage.withLock { $0.insert(value, expiry: expiry, forKey: key) }
+    }
+}
+
+extension LookupCache: LookupCacheStore {
+    /// The answer kept for `key`, unless it expired; its `json` is nil (the cache keeps models).
+    public func entry(for key: LookupCacheKey) -> LookupCacheEntry? {
+        value(forKey: key.description).map { LookupCacheEntry(response: $0, json: nil) }
+    }
+
+    /// Keeps the answer of `entry` for `key`, for `timeToLive`.
+    public func store(_ entry: LookupCacheEntry, for key: LookupCacheKey) {
+        insert(entry.response, forKey: key.description)
     }
 }
 

@@ -1,0 +1,130 @@
+#if Valkey
+import Foundation
+import IPData
+
+/// Why an operation on the server gave no answer.
+enum OperationFailure: Error, Equatable, CustomStringConvertible {
+    /// No answer within the budget.
+    case timedOut(Duration)
+    /// The operation threw (no connection, a reply that is not Valkey's, …).
+    case failed(String)
+    /// The caller's task was cancelled: nothing is wrong with the server.
+    case callerCancelled
+
+    var description: String {
+        switch self {
+        case .timedOut(let budget): "no answer within \(budget)"
+        case .failed(let reason): reason
+        case .callerCancelled: "cancelled"
+        }
+    }
+}
+
+/// Runs an operation for at most a budget of time.
+///
+/// The operation runs in a task of its own, and a timer in another; the caller resumes with
+/// whichever ends first, so a server that never answers holds it for the budget and no longer,
+/// even when the operation does not stop at once. The loser is cancelled: the timer ends at
+/// once, and the operation as soon as it sees its cancellation (valkey-swift drops the
+/// command's connection), so no task outlives its work.
+enum OperationBudget {
+    /// The first outcome, and the caller waiting for it.
+    private final class Gate<Value: Sendable>: Sendable {
+        private struct State {
+            var outcome: Result<Value, OperationFailure>?
+            var waiter: CheckedContinuation<Result<Value, OperationFailure>, Never>?
+        }
+        private let state = Locked(State())
+
+        /// Settles the gate with `outcome` unless it is settled already.
+        func settle(_ outcome: Result<Value, OperationFailure>) {
+            let waiter = state.withLock { state -> CheckedContinuation<Result<Value, OperationFailure>, Never>? in
+                guard state.outcome == nil else { return nil }
+                state.outcome = outcome
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: outcome)
+        }
+
+        func wait() async -> Result<Value, OperationFailure> {
+            await withCheckedContinuation { continuation in
+                let settled = state.withLock { state -> Result<Value, OperationFailure>? in
+                    if state.outcome == nil { state.waiter = continuation }
+                    return state.outcome
+                }
+                if let settled { continuation.resume(returning: settled) }
+            }
+        }
+    }
+
+    static func run<Value: Sendable>(
+        within budget: Duration, _ operation: @escaping @Sendable () async throws -> Value
+    ) async -> Result<Value, OperationFailure> {
+        let gate = Gate<Value>()
+        let work = Task {
+            do {
+                gate.settle(.success(try await operation()))
+            } catch {
+                gate.settle(.failure(.failed(String(describing: error))))
+            }
+        }
+        let timer = Task {
+            // A cancelled sleep is the operation's end (or the caller's), which settled the gate.
+            guard (try? await Task.sleep(for: budget)) != nil else { return }
+            gate.settle(.failure(.timedOut(budget)))
+        }
+        let outcome = await withTaskCancellationHandler {
+            await gate.wait()
+        } onCancel: {
+            gate.settle(.failure(.callerCancelled))
+        }
+        timer.cancel()
+        work.cancel()
+        return outcome
+    }
+}
+
+/// Whether the server is worth an operation: after a failure, one attempt a retry interval,
+/// until one succeeds. Reports only the changes between available and unavailable.
+final class StoreHealth: Sendable {
+    private struct State {
+        var isDown = false
+        var nextAttempt: ContinuousClock.Instant?
+    }
+    private let state = Locked(State())
+    private let retryInterval: Duration
+
+    init(retryInterval: Duration) {
+        self.retryInterval = retryInterval
+    }
+
+    /// Whether to try the server now: always while it is up; while it is down, once per
+    /// interval (this call takes the attempt, so concurrent callers do not pile onto it).
+    func mayTry(now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            guard state.isDown else { return true }
+            guard let next = state.nextAttempt, now >= next else { return false }
+            state.nextAttempt = now + retryInterval
+            return true
+        }
+    }
+
+    /// Records a success; true when the server was down until now.
+    func succeeded() -> Bool {
+        state.withLock { state in
+            defer { state.isDown = false }
+            return state.isDown
+        }
+    }
+
+    /// Records a failure; true when the server was up until now.
+    func failed(now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            state.nextAttempt = now + retryInterval
+            defer { state.isDown = true }
+            return !state.isDown
+        }
+    }
+}
+#endif

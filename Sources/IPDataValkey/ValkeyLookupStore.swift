@@ -1,0 +1,206 @@
+#if Valkey
+import Foundation
+import IPData
+import Valkey
+
+/// A lookup cache shared by every instance of an app, on Valkey or Redis 7: give one to each
+/// client as `IPDataClient.Configuration.cacheStore`, and an address one instance has looked up
+/// costs the others no request.
+///
+/// It has two tiers. In front, a `LookupCache` in memory answers what this process read or
+/// stored lately without a round trip. Behind it, the server keeps the API's JSON of each
+/// lookup under `keyPrefix` + the lookup's key (`ipdata:8.8.8.8#` for all fields,
+/// `ipdata:8.8.8.8#city,ip` for two), with the server's own expiry: `timeToLive`, or
+/// `threatTimeToLive` for an answer that holds threat data.
+///
+/// The store fails open. When the server is down, slower than `operationBudget`, or answers
+/// what is not a Valkey reply, a read is a miss and a write is dropped: the lookup goes to the
+/// API and succeeds. No error reaches the caller; `onEvent` hears `.unavailable` once when the
+/// server stops answering and `.available` once it answers again. While it is unavailable the
+/// store sends it one operation a `retryInterval` and none for the other lookups, which so wait
+/// for nothing. `ValkeyClient` reconnects by itself.
+///
+/// The `ValkeyClient` must be running (`await valkey.run()` in a task, or in your service group).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class ValkeyLookupStore: LookupCacheStore {
+    /// How the store names, keeps and waits for entries. Every property has a default.
+    public struct Configuration: Sendable {
+        /// Put before every key, so that several apps can share one server: `ipdata:` by default.
+        public var keyPrefix: String
+        /// Seconds the server keeps an answer: 24 hours by default.
+        public var timeToLive: TimeInterval
+        /// Seconds the server keeps an answer that holds threat data (a lookup of all fields, or
+        /// one that names `threat`), which the API refreshes about every 15 minutes; nil, the
+        /// default, for `timeToLive`. Set it to 900 when you act on `threat`.
+        public var threatTimeToLive: TimeInterval?
+        /// The longest one operation on the server may take before the store gives up on it and
+        /// the lookup goes on without it: 50 ms by default.
+        public var operationBudget: Duration
+        /// While the server is unavailable, the time between two attempts: 1 s by default.
+        public var retryInterval: Duration
+        /// The most entries the in-memory front tier holds: 4,096 by default; 0 for none.
+        public var localMaximumEntries: Int
+        /// The most seconds the front tier answers an entry before it reads the server again:
+        /// 60 by default (never more than the entry's own time to live).
+        public var localTimeToLive: TimeInterval
+
+        /// A configuration; every parameter is described with its property.
+        public init(
+            keyPrefix: String = "ipdata:", timeToLive: TimeInterval = LookupCache.defaultTimeToLive,
+            threatTimeToLive: TimeInterval? = nil, operationBudget: Duration = .milliseconds(50),
+            retryInterval: Duration = .seconds(1), localMaximumEntries: Int = LookupCache.defaultMaximumEntries,
+            localTimeToLive: TimeInterval = 60
+        ) {
+            self.keyPrefix = keyPrefix
+            self.timeToLive = timeToLive
+            self.threatTimeToLive = threatTimeToLive
+            self.operationBudget = operationBudget
+            self.retryInterval = retryInterval
+            self.localMaximumEntries = localMaximumEntries
+            self.localTimeToLive = localTimeToLive
+        }
+    }
+
+    /// What the store reports of the server: changes of its state, never each failure.
+    public enum Event: Sendable, Equatable {
+        /// The server stopped answering (down, slower than the budget, or answering garbage):
+        /// lookups go to the API until it answers again.
+        case unavailable(reason: String)
+        /// The server answers again.
+        case available
+        /// An entry on the server was not an answer of the API (its full key): read as a miss,
+        /// and replaced by the next answer.
+        case discardedEntry(key: String)
+    }
+
+    /// How the store names, keeps and waits for entries.
+    public let configuration: Configuration
+    private let client: ValkeyClient
+    private let local: LookupCache?
+    private let health: StoreHealth
+    private let onEvent: (@Sendable (Event) -> Void)?
+
+    /// A store on the server `client` speaks to.
+    ///
+    /// - Parameters:
+    ///   - client: A running `ValkeyClient`.
+    ///   - configuration: Key prefix, times to live, the budget of an operation, the front tier.
+    ///   - onEvent: Told, on any thread, when the server becomes unavailable or available again,
+    ///     and of each entry it discards.
+    public init(
+        client: ValkeyClient, configuration: Configuration = .init(),
+        onEvent: (@Sendable (Event) -> Void)? = nil
+    ) {
+        self.client = client
+        self.configuration = configuration
+        self.local =
+            configuration.localMaximumEntries > 0
+            ? LookupCache(maximumEntries: configuration.localMaximumEntries, timeToLive: configuration.localTimeToLive)
+            : nil
+        self.health = StoreHealth(retryInterval: configuration.retryInterval)
+        self.onEvent = onEvent
+    }
+
+    /// The server's key of `key`: the prefix and the lookup's key.
+    public func serverKey(for key: LookupCacheKey) -> String {
+        configuration.keyPrefix + key.description
+    }
+
+    /// Seconds the server keeps the answer of `key`.
+    public func timeToLive(for key: LookupCacheKey) -> TimeInterval {
+        key.includesThreat ? configuration.threatTimeToLive ?? configuration.timeToLive : configuration.timeToLive
+    }
+
+    /// The entry of `key`: from the front tier, else from the server (see `entries(for:)`).
+    public func entry(for key: LookupCacheKey) async -> LookupCacheEntry? {
+        await entries(for: [key])[0]
+    }
+
+    /// Keeps `entry` for `key` in both tiers (see `store(_:for:)` of many).
+    public func store(_ entry: LookupCacheEntry, for key: LookupCacheKey) async {
+        await store([entry], for: [key])
+    }
+
+    /// The front tier's entries, and the others from the server in one `MGET`.
+    public func entries(for keys: [LookupCacheKey]) async -> [LookupCacheEntry?] {
+        var found = [LookupCacheEntry?](repeating: nil, count: keys.count)
+        var remote: [Int] = []
+        for (index, key) in keys.enumerated() {
+            if let kept = local?.value(forKey: key.description) {
+                found[index] = LookupCacheEntry(response: kept, json: nil)
+            } else {
+                remote.append(index)
+            }
+        }
+        guard !remote.isEmpty else { return found }
+        let names = remote.map { ValkeyKey(serverKey(for: keys[$0])) }
+        let values = await perform { client -> [Data?] in
+            let values = try await client.mget(keys: names).decode(as: [RESPBulkString?].self)
+            guard values.count == names.count else { throw UnexpectedReply(command: "MGET") }
+            return values.map { $0.map { Data($0) } }
+        }
+        guard let values else { return found }
+        for (index, value) in zip(remote, values) {
+            guard let value else { continue }
+            let key = keys[index]
+            guard value.first == UInt8(ascii: "{"),
+                let response = try? JSONDecoder().decode(IPResponse.self, from: value)
+            else {
+                onEvent?(.discardedEntry(key: serverKey(for: key)))
+                continue
+            }
+            local?.insert(response, forKey: key.description, timeToLive: localTimeToLive(for: key))
+            found[index] = LookupCacheEntry(response: response, json: value)
+        }
+        return found
+    }
+
+    /// Keeps the entries in the front tier, and on the server with one pipeline of `SET … PX`.
+    public func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) async {
+        var commands: [any ValkeyCommand] = []
+        for (entry, key) in zip(entries, keys) {
+            local?.insert(entry.response, forKey: key.description, timeToLive: localTimeToLive(for: key))
+            guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)) else { continue }
+            let milliseconds = max(1, Int((timeToLive(for: key) * 1_000).rounded()))
+            commands.append(SET(ValkeyKey(serverKey(for: key)), value: json, expiration: .milliseconds(milliseconds)))
+        }
+        guard !commands.isEmpty else { return }
+        let pipeline = commands
+        _ = await perform { client in
+            for result in await client.execute(pipeline) {
+                if case .failure(let error) = result { throw error }
+            }
+        }
+    }
+
+    private func localTimeToLive(for key: LookupCacheKey) -> TimeInterval {
+        min(configuration.localTimeToLive, timeToLive(for: key))
+    }
+
+    /// Runs `operation` on the server within the budget, unless the server is resting after a
+    /// failure; nil when it did not succeed in time. Reports the server's changes of state.
+    private func perform<Value: Sendable>(
+        _ operation: @escaping @Sendable (ValkeyClient) async throws -> Value
+    ) async -> Value? {
+        guard health.mayTry() else { return nil }
+        let client = self.client
+        let outcome = await OperationBudget.run(within: configuration.operationBudget) { try await operation(client) }
+        switch outcome {
+        case .success(let value):
+            if health.succeeded() { onEvent?(.available) }
+            return value
+        case .failure(.callerCancelled):
+            return nil
+        case .failure(let failure):
+            if health.failed() { onEvent?(.unavailable(reason: failure.description)) }
+            return nil
+        }
+    }
+}
+
+/// A reply of another shape than the command's.
+struct UnexpectedReply: Error, CustomStringConvertible {
+    let command: String
+    var description: String { "an unexpected reply to \(command)" }
+}
+#endif

@@ -1,0 +1,277 @@
+#if Valkey
+import Foundation
+import IPData
+import IPDataTestSupport
+import IPDataValkey
+import Logging
+import Valkey
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// ValkeyLookupStore against a real redis-server on loopback: instances share what one looked
+/// up, entries expire on the server, prefixes keep apps apart, and a server that is down, silent
+/// or answering garbage costs no lookup.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class ValkeyLookupStoreTests: XCTestCase {
+    /// The API: answers `{"ip": …, "city": "Testville"}` for any address, and counts requests.
+    final class CountingAPI: IPDataTransport {
+        private let requests = Locked<[URL]>([])
+        var count: Int { requests.withLock { $0.count } }
+
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            let url = try XCTUnwrap(request.url)
+            requests.withLock { $0.append(url) }
+            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
+            if request.httpMethod == "POST", let body = request.httpBody,
+                let addresses = try JSONSerialization.jsonObject(with: body) as? [String]
+            {
+                let elements = addresses.map { #"{"ip": "\#($0)", "city": "Testville"}"# }
+                return (Data(("[" + elements.joined(separator: ", ") + "]").utf8), response)
+            }
+            return (Self.body(url.lastPathComponent), response)
+        }
+
+        static func body(_ address: String) -> Data {
+            Data(#"{"ip": "\#(address)", "city": "Testville"}"#.utf8)
+        }
+    }
+
+    /// What a store reported.
+    final class Events: Sendable {
+        private let events = Locked<[ValkeyLookupStore.Event]>([])
+        var all: [ValkeyLookupStore.Event] { events.withLock { $0 } }
+        func record(_ event: ValkeyLookupStore.Event) { events.withLock { $0.append(event) } }
+        var outages: Int { all.filter { if case .unavailable = $0 { true } else { false } }.count }
+    }
+
+    struct WatchdogExpired: Error, CustomStringConvertible {
+        let what: String
+        let seconds: Double
+        var description: String { "\(what) took more than \(seconds) s" }
+    }
+
+    private var runs: [Task<Void, Never>] = []
+
+    override func tearDown() {
+        for run in runs { run.cancel() }
+        runs = []
+        super.tearDown()
+    }
+
+    /// A running client of the server on `port`.
+    private func valkey(port: Int) -> ValkeyClient {
+        let client = ValkeyClient(.hostname("127.0.0.1", port: port), logger: Logger(label: "ValkeyLookupStoreTests"))
+        runs.append(Task { await client.run() })
+        return client
+    }
+
+    private func store(
+        port: Int, events: Events? = nil, _ configure: (inout ValkeyLookupStore.Configuration) -> Void = { _ in }
+    ) -> ValkeyLookupStore {
+        var configuration = ValkeyLookupStore.Configuration(keyPrefix: "test:")
+        configure(&configuration)
+        let onEvent = events.map { events in { @Sendable (event: ValkeyLookupStore.Event) in events.record(event) } }
+        return ValkeyLookupStore(client: valkey(port: port), configuration: configuration, onEvent: onEvent)
+    }
+
+    private func client(_ api: CountingAPI, store: ValkeyLookupStore) -> IPDataClient {
+        var configuration = IPDataClient.Configuration(
+            baseURL: URL(string: "https://api.example")!, connection: .transport(api))
+        configuration.cacheStore = store
+        return IPDataClient(apiKey: "test-key", configuration: configuration)
+    }
+
+    private func key(_ address: String, _ fields: [String]? = nil) throws -> LookupCacheKey {
+        try XCTUnwrap(LookupCacheKey(address: address, fields: fields))
+    }
+
+    /// `body` must end within `seconds` (a watchdog, not a measure).
+    private func within<Value: Sendable>(
+        _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else { throw WatchdogExpired(what: what, seconds: seconds) }
+            return value
+        }
+    }
+
+    // MARK: - A shared cache
+
+    func testAnotherInstanceIsAnsweredFromTheServer() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        let first = store(port: redis.port)
+        let answer = try await client(api, store: first).lookup("8.8.8.8")
+        XCTAssertEqual(api.count, 1)
+
+        let second = store(port: redis.port)
+        let again = try await client(api, store: second).lookup("8.8.8.8")
+        XCTAssertEqual(again, answer)
+        XCTAssertEqual(api.count, 1, "a second instance, with its own front tier, read the server")
+
+        let server = valkey(port: redis.port)
+        let kept = try await server.get(ValkeyKey(first.serverKey(for: key("8.8.8.8"))))
+        XCTAssertEqual(kept.map { Data($0) }, CountingAPI.body("8.8.8.8"), "the API's JSON, as it came")
+        XCTAssertEqual(first.serverKey(for: try key("8.8.8.8")), first.configuration.keyPrefix + "8.8.8.8#")
+    }
+
+    func testTheFrontTierAnswersWithoutTheServer() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        let events = Events()
+        let store = store(port: redis.port, events: events)
+        let client = client(api, store: store)
+        _ = try await client.lookup("8.8.4.4")
+        redis.stop()
+        _ = try await client.lookup("8.8.4.4")
+        XCTAssertEqual(api.count, 1)
+        XCTAssertEqual(events.all, [], "the server was not asked")
+    }
+
+    func testBulkLookupsShareTheServer() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        let addresses = ["1.1.1.1", "9.9.9.9", "8.8.8.8"]
+        let first = try await client(api, store: store(port: redis.port)).bulkLookup(addresses)
+        XCTAssertEqual(api.count, 1)
+        let second = try await client(api, store: store(port: redis.port)).bulkLookup(addresses)
+        XCTAssertEqual(second, first)
+        XCTAssertEqual(api.count, 1, "all three from the server")
+    }
+
+    func testEntriesExpireOnTheServerSoonerWithThreatData() async throws {
+        let redis = try RedisServer.started()
+        let store = store(port: redis.port) {
+            $0.timeToLive = 3_600
+            $0.threatTimeToLive = 900
+        }
+        let client = client(CountingAPI(), store: store)
+        _ = try await client.lookup("8.8.8.8")
+        _ = try await client.lookup("8.8.8.8", fields: ["city"])
+        _ = try await client.lookup("8.8.8.8", fields: ["threat", "ip"])
+        let server = valkey(port: redis.port)
+        let all = try await server.ttl(ValkeyKey(store.serverKey(for: key("8.8.8.8"))))
+        let city = try await server.ttl(ValkeyKey(store.serverKey(for: key("8.8.8.8", ["city"]))))
+        let threat = try await server.ttl(ValkeyKey(store.serverKey(for: key("8.8.8.8", ["ip", "threat"]))))
+        XCTAssertTrue((3_500...3_600).contains(city), "\(city)")
+        XCTAssertTrue((800...900).contains(all), "all fields hold threat data: \(all)")
+        XCTAssertTrue((800...900).contains(threat), "\(threat)")
+    }
+
+    func testTheKeyPrefixKeepsAppsApart() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        _ = try await client(api, store: store(port: redis.port) { $0.keyPrefix = "app-one:" }).lookup("8.8.8.8")
+        let other = store(port: redis.port) { $0.keyPrefix = "app-two:" }
+        _ = try await client(api, store: other).lookup("8.8.8.8")
+        XCTAssertEqual(api.count, 2, "another prefix, another entry")
+        let server = valkey(port: redis.port)
+        let keys = try await server.keys(pattern: "app-*").decode(as: [String].self)
+        XCTAssertEqual(Set(keys), ["app-one:8.8.8.8#", "app-two:8.8.8.8#"])
+    }
+
+    func testAnEntryThatIsNotAnAnswerIsDiscardedAndReplaced() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        let events = Events()
+        let store = store(port: redis.port, events: events)
+        let name = ValkeyKey(store.serverKey(for: try key("8.8.8.8")))
+        let server = valkey(port: redis.port)
+        _ = try await server.set(name, value: "<html>not json</html>")
+        let answer = try await client(api, store: store).lookup("8.8.8.8")
+        XCTAssertEqual(answer.city, "Testville")
+        XCTAssertEqual(api.count, 1)
+        XCTAssertEqual(events.all, [.discardedEntry(key: store.serverKey(for: try key("8.8.8.8")))])
+        let replaced = try await server.get(name).map { Data($0) }
+        XCTAssertEqual(replaced, CountingAPI.body("8.8.8.8"))
+    }
+
+    // MARK: - Failing open
+
+    /// Lookups of `count` addresses through a store on `port` all succeed, each within a
+    /// watchdog, and the store reports one outage.
+    private func assertLookupsFailOpen(port: Int, count: Int = 5, file: StaticString = #filePath, line: UInt = #line)
+        async throws
+    {
+        let api = CountingAPI()
+        let events = Events()
+        let client = client(
+            api, store: store(port: port, events: events) { $0.retryInterval = .milliseconds(1) })
+        for index in 0..<count {
+            let answer = try await within(10, "a lookup") { try await client.lookup("8.8.8.\(index)") }
+            XCTAssertEqual(answer.ip, "8.8.8.\(index)", file: file, line: line)
+        }
+        let bulk = try await within(10, "a bulk lookup") { try await client.bulkLookup(["9.9.9.9", "1.1.1.1"]) }
+        XCTAssertEqual(bulk.map(\.ip), ["9.9.9.9", "1.1.1.1"], file: file, line: line)
+        XCTAssertEqual(api.count, count + 1, "every lookup went to the API", file: file, line: line)
+        XCTAssertEqual(
+            events.all.first.map { if case .unavailable = $0 { true } else { false } }, true, file: file, line: line)
+        XCTAssertEqual(
+            events.outages, 1, "one report of the outage, not one per failure: \(events.all)", file: file, line: line)
+    }
+
+    func testLookupsSucceedWhenNothingListens() async throws {
+        try await assertLookupsFailOpen(port: try LoopbackSocket.freePort())
+    }
+
+    func testLookupsSucceedWhenTheServerNeverAnswers() async throws {
+        let server = try BrokenServer(.silent)
+        defer { server.stop() }
+        try await assertLookupsFailOpen(port: server.port)
+    }
+
+    /// Off unless IPDATA_VALKEY_GARBAGE_TEST=1: valkey-swift 1.4.0 sometimes leaves the promise of
+    /// its connection handshake unfulfilled when a reply during the handshake is not RESP
+    /// (ValkeyChannelHandler.swift:313), and SwiftNIO's debug builds stop the whole test process
+    /// on a leaked promise (in about 1 run in 10 to 1 in 2). The lookups themselves pass.
+    func testLookupsSucceedWhenTheServerAnswersGarbage() async throws {
+        guard ProcessInfo.processInfo.environment["IPDATA_VALKEY_GARBAGE_TEST"] == "1" else {
+            throw XCTSkip("set IPDATA_VALKEY_GARBAGE_TEST=1: valkey-swift 1.4.0 may crash a debug build here")
+        }
+        let server = try BrokenServer(.garbage)
+        defer { server.stop() }
+        try await assertLookupsFailOpen(port: server.port)
+    }
+
+    func testTheStoreResumesAfterTheServerRestarts() async throws {
+        let redis = try RedisServer.started()
+        let api = CountingAPI()
+        let events = Events()
+        let client = client(
+            api,
+            store: store(port: redis.port, events: events) {
+                $0.retryInterval = .milliseconds(100)
+                $0.localMaximumEntries = 0
+            })
+        _ = try await client.lookup("8.8.8.8")
+        redis.stop()
+        _ = try await within(10, "a lookup while the server is down") { try await client.lookup("8.8.8.8") }
+        XCTAssertEqual(api.count, 2)
+        XCTAssertEqual(events.outages, 1)
+
+        try redis.start()
+        // The store tries again once a retry interval, and ValkeyClient reconnects by itself.
+        let deadline = Date().addingTimeInterval(20)
+        var attempt = 0
+        while !events.all.contains(.available) {
+            guard Date() < deadline else { return XCTFail("the store did not resume: \(events.all)") }
+            attempt += 1
+            _ = try await client.lookup("1.1.1.\(attempt % 250)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let requests = api.count
+        _ = try await client.lookup("9.9.9.9")
+        _ = try await self.client(api, store: store(port: redis.port)).lookup("9.9.9.9")
+        XCTAssertEqual(api.count, requests + 1, "stored after the restart, read by another instance")
+    }
+}
+#endif
