@@ -20,6 +20,9 @@ cd "$REPO"
 
 command -v bc >/dev/null 2>&1 || { apt-get install -y -q bc >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1; apt-get install -y -q bc >/dev/null; }; }
 
+# SwiftPM does not always see files added to the path dependency (..) in an old build's plan: a
+# new plan each time (the compiled modules are kept).
+rm -f /tmp/ipdata-bench-build/release.yaml /tmp/ipdata-bench-build/build.db
 swift build -c release --package-path Benchmarks --scratch-path /tmp/ipdata-bench-build
 BENCH=/tmp/ipdata-bench-build/release/ipdata-benchmarks
 CLI=""
