@@ -57,35 +57,21 @@ else
     pass "without the trait, resolves offline and fetches nothing"
 fi
 
-rm -f "$tmp/ipdata"
-app '.package(path: "'"$tmp/ipdata"'", traits: ["AsyncHTTPClient"])'
-if resolve; then
-    fail "with the trait, fetches async-http-client" "it resolved offline: $(cat "$tmp/out")"
-elif ! grep -q 'async-http-client' "$tmp/out"; then
-    fail "with the trait, fetches async-http-client" "another failure: $(cat "$tmp/out")"
-else
-    pass "with the trait, wants async-http-client (and fails offline)"
-fi
-
-rm -f "$tmp/ipdata"
-app '.package(path: "'"$tmp/ipdata"'", traits: ["Hummingbird"])'
-if resolve; then
-    fail "with the Hummingbird trait, fetches hummingbird" "it resolved offline: $(cat "$tmp/out")"
-elif ! grep -q 'hummingbird' "$tmp/out"; then
-    fail "with the Hummingbird trait, fetches hummingbird" "another failure: $(cat "$tmp/out")"
-else
-    pass "with the Hummingbird trait, wants hummingbird (and fails offline)"
-fi
-
-rm -f "$tmp/ipdata"
-app '.package(path: "'"$tmp/ipdata"'", traits: ["Valkey"])'
-if resolve; then
-    fail "with the Valkey trait, fetches valkey-swift" "it resolved offline: $(cat "$tmp/out")"
-elif ! grep -q 'valkey-swift' "$tmp/out"; then
-    fail "with the Valkey trait, fetches valkey-swift" "another failure: $(cat "$tmp/out")"
-else
-    pass "with the Valkey trait, wants valkey-swift (and fails offline)"
-fi
+# wants TRAIT DEPENDENCY: with TRAIT on, the resolve tries to fetch DEPENDENCY (and fails offline).
+wants() {
+    rm -f "$tmp/ipdata"
+    app '.package(path: "'"$tmp/ipdata"'", traits: ["'"$1"'"])'
+    if resolve; then
+        fail "with the $1 trait, fetches $2" "it resolved offline: $(cat "$tmp/out")"
+    elif ! grep -q "$2" "$tmp/out"; then
+        fail "with the $1 trait, fetches $2" "another failure: $(cat "$tmp/out")"
+    else
+        pass "with the $1 trait, wants $2 (and fails offline)"
+    fi
+}
+wants AsyncHTTPClient async-http-client
+wants Hummingbird hummingbird
+wants Valkey valkey-swift
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

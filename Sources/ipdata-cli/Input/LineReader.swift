@@ -97,20 +97,7 @@ final class LineReader {
                 }
                 return buffer[start...end]
             }
-            searched = buffer.count - start
-            try checkLength(of: buffer[start...])
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                defer {
-                    start = buffer.count
-                    searched = 0
-                }
-                return buffer[start...]
-            }
-            buffer.removeFirst(start)
-            start = 0
-            let block = try await Self.readBlock(from: descriptor, name: name, size: blockSize)
-            if block.isEmpty { atEnd = true } else { buffer.append(contentsOf: block) }
+            guard try await readMore() else { return takeRest() }
         }
     }
 
@@ -126,21 +113,31 @@ final class LineReader {
                 lineNumber += 1
                 return Self.text(line)
             }
-            searched = buffer.count - start
-            try checkLength(of: buffer[start...])
-            if atEnd {
-                guard start < buffer.count else { return nil }
-                defer {
-                    start = buffer.count
-                    searched = 0
-                }
-                return Self.text(buffer[start...])
-            }
-            buffer.removeFirst(start)
-            start = 0
-            let block = try await Self.readBlock(from: descriptor, name: name, size: blockSize)
-            if block.isEmpty { atEnd = true } else { buffer.append(contentsOf: block) }
+            guard try await readMore() else { return takeRest().map(Self.text) }
         }
+    }
+
+    /// After a search of the buffer found no line end: reads the next block onto it and returns
+    /// true, or returns false at the end of the input. Throws for a line already too long.
+    private func readMore() async throws -> Bool {
+        searched = buffer.count - start
+        try checkLength(of: buffer[start...])
+        guard !atEnd else { return false }
+        buffer.removeFirst(start)
+        start = 0
+        let block = try await Self.readBlock(from: descriptor, name: name, size: blockSize)
+        if block.isEmpty { atEnd = true } else { buffer.append(contentsOf: block) }
+        return true
+    }
+
+    /// At the end of the input: the last line, which has no line end, or nil when there is none.
+    private func takeRest() -> ArraySlice<UInt8>? {
+        guard start < buffer.count else { return nil }
+        defer {
+            start = buffer.count
+            searched = 0
+        }
+        return buffer[start...]
     }
 
     /// Throws unless `line` (ending in a `\r` that is part of its line end, or may be) is short enough.
