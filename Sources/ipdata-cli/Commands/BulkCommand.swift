@@ -96,7 +96,7 @@ enum BulkCommand {
                 ? CSVWriter(columns: columns, sink: sink, headerWritten: resumed.copiedHeader)
                 : makeRecordWriter(format: format, shape: .list, columns: columns, sink: sink)
             console.note(
-                "resuming \(outputPath): \(resumed.kept) records kept"
+                "resuming \(outputPath): \(resumed.kept) record\(resumed.kept == 1 ? "" : "s") kept"
                     + (resumed.redone > 0 ? ", \(resumed.redone) failed or cut off (looked up again)" : ""))
         } else {
             writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
