@@ -87,6 +87,7 @@ enum IPDataCommand {
         case lookup = ""
         case bulk
         case grep
+        case enrich
         case summarize
         case `init`
         case help
@@ -99,6 +100,7 @@ enum IPDataCommand {
             case .lookup: return "look up addresses or an ASN"
             case .bulk: return "look up every address of files or standard input"
             case .grep: return "find the IP addresses in any text"
+            case .enrich: return "add the data of each line's addresses to a CSV, JSON lines or log file"
             case .summarize: return "totals, top countries and networks, threats of a list"
             case .`init`: return "store your API key"
             case .help: return "show the help of a command"
@@ -113,6 +115,7 @@ enum IPDataCommand {
             case .lookup: return LookupCommand.help
             case .bulk: return BulkCommand.help
             case .grep: return GrepCommand.help
+            case .enrich: return EnrichCommand.help
             case .summarize: return SummarizeCommand.help
             case .`init`: return InitCommand.help
             case .help: return HelpCommand.help
@@ -127,6 +130,7 @@ enum IPDataCommand {
             case .lookup: return LookupCommand.options
             case .bulk: return BulkCommand.options
             case .grep: return GrepCommand.options
+            case .enrich: return EnrichCommand.options
             case .summarize: return SummarizeCommand.options
             case .`init`: return InitCommand.options
             case .help: return HelpCommand.options
@@ -192,6 +196,7 @@ enum IPDataCommand {
             case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
             case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
             case .grep: return try await GrepCommand.run(parsed, console: console)
+            case .enrich: return try await EnrichCommand.run(parsed, environment: environment, console: console)
             case .summarize: return try await SummarizeCommand.run(parsed, environment: environment, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             case .help: return try HelpCommand.run(parsed, console: console)

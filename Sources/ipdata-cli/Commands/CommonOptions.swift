@@ -127,10 +127,12 @@ struct CommonOptions {
     ///
     /// With `--verbose`, standard error says where the key comes from, and the client reports
     /// each request there as it ends (see `RequestLog`).
-    func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
+    func makeClient(environment: [String: String], console: Console, cache: LookupCache? = nil) throws
+        -> IPDataClient
+    {
         if isSandbox {
             console.note("sandbox: sample data, not live")
-            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
+            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()), cache: cache)
             configuration.onRequestEnd = requestLog(console)
             return IPDataClient(apiKey: "sandbox-key", configuration: configuration)
         }
@@ -147,7 +149,7 @@ struct CommonOptions {
             : RetryPolicy(
                 maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
         var clientConfiguration = IPDataClient.Configuration(
-            baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
+            baseURL: baseURL, connection: .owned(configuration), cache: cache, retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
         clientConfiguration.onRequestEnd = requestLog(console)
         return IPDataClient(apiKey: key, configuration: clientConfiguration)

@@ -73,12 +73,12 @@ enum CompletionCommand {
         case .lookup: return commandWords.map(\.rawValue).joined(separator: " ")
         case .help: return commandWords.map(\.rawValue).joined(separator: " ")
         case .completion: return Shell.allCases.map(\.rawValue).joined(separator: " ")
-        case .bulk, .grep, .summarize, .`init`, .man: return nil
+        case .bulk, .grep, .enrich, .summarize, .`init`, .man: return nil
         }
     }
 
     private static func readsFiles(_ command: IPDataCommand.Command) -> Bool {
-        command == .bulk || command == .grep || command == .summarize
+        [.bulk, .grep, .enrich, .summarize].contains(command)
     }
 
     private static var bashFunction: String {

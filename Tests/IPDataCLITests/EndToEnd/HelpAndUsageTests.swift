@@ -29,8 +29,14 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["help", "init"], "usage: ipdata init [OPTIONS] [KEY]\n"),
             (["help", "grep"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
             (["grep", "--help"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
-            (["help", "help"], "usage: ipdata help [bulk | grep | summarize | init | help | completion | man]\n"),
-            (["help", "--help"], "usage: ipdata help [bulk | grep | summarize | init | help | completion | man]\n"),
+            (
+                ["help", "help"],
+                "usage: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man]\n"
+            ),
+            (
+                ["help", "--help"],
+                "usage: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man]\n"
+            ),
         ]
         for (arguments, start) in cases {
             let run = try ipdata(arguments, key: .absent)
@@ -68,11 +74,11 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
             (
                 ["help", "bogus"],
-                "there is no command bogus: ipdata help [bulk | grep | summarize | init | help | completion | man] (see ipdata help --help)"
+                "there is no command bogus: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man] (see ipdata help --help)"
             ),
             (
                 ["help", "bulk", "init"],
-                "help takes one command name: ipdata help [bulk | grep | summarize | init | help | completion | man] (see ipdata help --help)"
+                "help takes one command name: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man] (see ipdata help --help)"
             ),
         ]
         for (arguments, message) in cases {

@@ -1,0 +1,221 @@
+import Foundation
+import IPData
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `ipdata enrich FILE|-`: the input as it was, every line and byte of it in order, with the data
+/// of its addresses added: new columns on a CSV or TSV file, a key on each JSON line, a line under
+/// each log line. A line whose lookup fails keeps its data and gets the error.
+enum EnrichCommand {
+    /// What the input is.
+    enum Shape: String, CaseIterable {
+        case csv, tsv, jsonl, lines
+
+        /// The shape a file's name suggests: `.csv`, `.tsv`, `.jsonl` or `.ndjson`; else lines.
+        init(path: String) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "csv": self = .csv
+            case "tsv": self = .tsv
+            case "jsonl", "ndjson": self = .jsonl
+            default: self = .lines
+            }
+        }
+    }
+
+    static let asOption = OptionSpec(
+        "as", value: "SHAPE",
+        help: "what the input is: csv, tsv, jsonl or lines (default: by the file's extension, else lines)")
+    static let columnOption = OptionSpec(
+        "column", value: "NAME|N",
+        help: "CSV/TSV: the column of the addresses, a header name or a number from 1 (default ip, else 1); "
+            + "JSON lines: the key of the address (default ip)")
+    static let keyOption = OptionSpec(
+        "key", value: "NAME", help: "JSON lines: the key the data goes under (default ipdata)")
+    static let fieldsOption = OptionSpec(
+        "fields", short: "f", value: "a,b,c",
+        help: "the fields to add, dotted paths such as asn.name (default country_code,asn.name,threat.is_threat)")
+
+    static let options =
+        [asOption, columnOption, keyOption, fieldsOption]
+        + CommonOptions.specs.filter { ![CommonOptions.fields, CommonOptions.format].contains($0) }
+
+    static let help = HelpText(
+        usage: ["ipdata enrich [OPTIONS] FILE | -"],
+        summary: """
+            Add the data of each line's addresses to the input, keeping everything else as it was:
+            every line, in order, byte for byte.
+
+              CSV, TSV    the fields become new columns after the last, and an ipdata_error column
+              JSON lines  the fields go under a key ("ipdata") added to each object
+              lines       each line is followed by one line per address found in it (as grep finds them)
+
+            Addresses are looked up in bulk requests, whatever the number of lines; one already
+            answered (among the last 1,024) is answered from memory. A line whose lookup fails
+            keeps its data and gets the error; nothing is dropped.
+
+              ipdata enrich hosts.csv --output hosts-enriched.csv
+              ipdata enrich --as jsonl --column client_ip events.jsonl > events-enriched.jsonl
+              tail -n 1000 access.log | ipdata enrich -f country_code,asn.name -
+            """,
+        options: options)
+
+    static let defaultFields = ["country_code", "asn.name", "threat.is_threat"]
+
+    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
+        -> ExitStatus
+    {
+        let common = try CommonOptions(parsed)
+        guard parsed.positionals.count == 1 else {
+            throw UsageError("enrich takes one input: a file, or - for standard input")
+        }
+        let input = parsed.positionals[0]
+        let shape: Shape
+        if let text = parsed.value(asOption.name) {
+            guard let given = Shape(rawValue: text.lowercased()) else {
+                throw UsageError("--as must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            shape = given
+        } else {
+            shape = input == "-" ? .lines : Shape(path: input)
+        }
+        let fields =
+            try parsed.allValues(fieldsOption.name).isEmpty
+            ? FieldSelection(parsing: [defaultFields.joined(separator: ",")])
+            : FieldSelection(parsing: parsed.allValues(fieldsOption.name))
+        let column = parsed.value(columnOption.name)
+        let key = parsed.value(keyOption.name) ?? "ipdata"
+        // An address already answered (among the last 1,024) is answered from memory.
+        let client = try common.makeClient(
+            environment: environment, console: console, cache: LookupCache(maximumEntries: 1_024))
+        let sink = try common.openOutput(inputs: [input])
+        if input != "-", !FileManager.default.isReadableFile(atPath: input) {
+            throw CommandError(.usage, "cannot read \(input)")
+        }
+        let enricher = Enricher(shape: shape, fields: fields.paths, column: column, key: key)
+        let queue = Locked(EnrichQueue())
+        let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
+        var failed = 0
+        // Lines are written in order as their answers come in; lines without an address with them.
+        for try await result in client.lookupStream(addresses, fields: fields.topLevelNames) {
+            if let error = result.error, error.stopsTheRun { throw error }
+            if result.error != nil { failed += 1 }
+            let ready = queue.withLock { $0.answer(with: result) }
+            for line in ready { try sink.write(enricher.output(line)) }
+        }
+        for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
+        if let problem = addresses.problem.withLock({ $0 }) { throw problem }
+        sink.markComplete()
+        if failed > 0 { console.note("\(failed) lookup\(failed == 1 ? "" : "s") failed; their lines carry the error") }
+        return failed > 0 ? .lookupFailed : .success
+    }
+}
+
+/// One line of input on its way out: its text (without its line end), what it is, and the
+/// answers of its addresses as they come.
+struct EnrichLine {
+    enum Kind {
+        /// A CSV or TSV header row.
+        case header
+        /// A line whose addresses are looked up.
+        case data
+        /// A line that goes out as it came (blank, a comment, a line that is not a JSON object).
+        case asIs
+    }
+
+    let text: String
+    let kind: Kind
+    /// How many addresses of the line are looked up.
+    let addresses: Int
+    var results: [IPLookupResult] = []
+}
+
+/// The lines read but not yet written, in order; a line goes out once its answers are all in.
+struct EnrichQueue {
+    private var lines: [EnrichLine] = []
+    private var head = 0
+
+    mutating func append(_ line: EnrichLine) { lines.append(line) }
+
+    /// Gives `result` to the first line still waiting for one, and returns the lines now ready.
+    mutating func answer(with result: IPLookupResult) -> [EnrichLine] {
+        if let index = lines[head...].firstIndex(where: { $0.results.count < $0.addresses }) {
+            lines[index].results.append(result)
+        }
+        var ready: [EnrichLine] = []
+        while head < lines.count, lines[head].results.count == lines[head].addresses {
+            ready.append(lines[head])
+            head += 1
+        }
+        if head > 1024 {
+            lines.removeFirst(head)
+            head = 0
+        }
+        return ready
+    }
+
+    /// At the end: the lines left (those without addresses after the last answer).
+    mutating func rest() -> [EnrichLine] {
+        defer { (lines, head) = ([], 0) }
+        return Array(lines[head...])
+    }
+}
+
+/// The addresses of the input's lines, in order, for the lookup stream; each line is queued as
+/// it is read.
+struct EnrichInput: AsyncSequence, Sendable {
+    typealias Element = String
+
+    /// The file to read, or `-` for standard input.
+    let path: String
+    let enricher: Enricher
+    let queue: Locked<EnrichQueue>
+    /// A usage problem found in the input (a CSV column that is not there), thrown at the end.
+    let problem = Locked<CommandError?>(nil)
+
+    func makeAsyncIterator() -> Iterator { Iterator(input: self) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let input: EnrichInput
+        private var pending: [String] = []
+        private var lineNumber = 0
+        private var reader: LineReader?
+
+        init(input: EnrichInput) { self.input = input }
+
+        mutating func next() async throws -> String? {
+            let reader =
+                try self.reader
+                ?? (input.path == "-"
+                    ? LineReader.standardInput(expected: "text")
+                    : LineReader.file(atPath: input.path, expected: "text"))
+            self.reader = reader
+            while pending.isEmpty {
+                guard var text = try await reader.nextLine() else { return nil }
+                lineNumber += 1
+                if lineNumber == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+                // A quoted CSV field may go on over the next lines (at most 10 of them).
+                var spanned = 1
+                while input.enricher.isCSV, CSVRecord.isOpen(text), spanned < 10,
+                    let more = try await reader.nextLine()
+                {
+                    text += "\n" + more
+                    spanned += 1
+                }
+                let (kind, addresses) = input.enricher.read(text, isFirst: lineNumber == 1)
+                if kind == .header, input.enricher.isCSV, input.enricher.addressColumn(inHeader: text) == nil {
+                    input.problem.withLock {
+                        $0 = CommandError(.usage, "the header row has no column \(input.enricher.column ?? "ip")")
+                    }
+                    return nil
+                }
+                input.queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses.count)) }
+                pending = addresses
+            }
+            return pending.removeFirst()
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
+// which iOS, tvOS, watchOS and visionOS do not have.
+#if os(macOS) || os(Linux)
+import Foundation
+import XCTest
+
+/// `ipdata enrich`, run as a user would, against the local API server: the input kept line for
+/// line and byte for byte, the data added, failures kept with their error.
+final class EnrichCommandTests: CommandLineTestCase {
+    func testACSVFileKeepsEveryColumnQuotingAndRowAndGainsColumns() throws {
+        let rows = [
+            "name,ip,note", #""Smith, J",8.8.8.8,"a ""quoted"" note""#, "bad,not-an-ip,x", "",
+            "last,1.1.1.1,\"two\nlines\"",
+        ]
+        let input = try makeFile(rows.joined(separator: "\n") + "\n", named: "hosts.csv")
+        let run = try ipdata(["enrich", "-f", "country_code,asn.name", input.path] + base)
+        XCTAssertEqual(run.status, 1, "one row failed")
+        XCTAssertEqual(
+            run.stdout.components(separatedBy: "\n"),
+            [
+                "name,ip,note,country_code,asn.name,ipdata_error",
+                #""Smith, J",8.8.8.8,"a ""quoted"" note",US,Google LLC,"#,
+                "bad,not-an-ip,x,,,Bad Request: not-an-ip does not appear to be an IPv4 or IPv6 address", "",
+                "last,1.1.1.1,\"two", "lines\",AU,Cloudflare, Inc.,", "",
+            ].map { $0.replacingOccurrences(of: "Cloudflare, Inc.", with: "\"Cloudflare, Inc.\"") })
+    }
+
+    func testJSONLinesGainAKeyAndKeepTheirBytes() throws {
+        let lines = [#"{"client_ip":"8.8.8.8",  "n":1}"#, #"{"n":2}"#, "not json"]
+        let run = try ipdata(
+            ["enrich", "--as", "jsonl", "--column", "client_ip", "-f", "country_code", "-"] + base,
+            stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdoutLines,
+            [
+                #"{"client_ip":"8.8.8.8",  "n":1,"ipdata":{"country_code":"US"}}"#,
+                #"{"n":2,"ipdata":{"error":"no address under the key client_ip"}}"#, "not json",
+            ])
+    }
+
+    func testLogLinesAreFollowedByTheirAddresses() throws {
+        let log = "sshd: from 8.8.8.8 and [2001:4860::8888]:22\nnothing here\n"
+        let run = try ipdata(["enrich", "-f", "country_code", "-"] + base, stdin: log)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdoutLines,
+            [
+                "sshd: from 8.8.8.8 and [2001:4860::8888]:22", "  ipdata 8.8.8.8: country_code=US",
+                "  ipdata 2001:4860::8888: country_code=US", "nothing here",
+            ])
+    }
+
+    func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
+        let input = try makeFile("host,addr\nx,8.8.8.8\n", named: "in.csv")
+        let output = try makeTemporaryDirectory().appendingPathComponent("out.csv")
+        try Data("keep me\n".utf8).write(to: output)
+        let run = try ipdata(["enrich", "--column", "ip_address", "--output", output.path, input.path] + base)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("the header row has no column ip_address"), run.stderr)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "keep me\n")
+    }
+}
+#endif
