@@ -127,12 +127,10 @@ struct CommonOptions {
     ///
     /// With `--verbose`, standard error says where the key comes from, and the client reports
     /// each request there as it ends (see `RequestLog`).
-    func makeClient(environment: [String: String], console: Console, cache: LookupCache? = nil) throws
-        -> IPDataClient
-    {
+    func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
         if isSandbox {
             console.note("sandbox: sample data, not live")
-            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()), cache: cache)
+            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
             configuration.onRequestEnd = requestLog(console)
             return IPDataClient(apiKey: "sandbox-key", configuration: configuration)
         }
@@ -149,7 +147,7 @@ struct CommonOptions {
             : RetryPolicy(
                 maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
         var clientConfiguration = IPDataClient.Configuration(
-            baseURL: baseURL, connection: .owned(configuration), cache: cache, retryPolicy: retryPolicy,
+            baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
         clientConfiguration.onRequestEnd = requestLog(console)
         return IPDataClient(apiKey: key, configuration: clientConfiguration)

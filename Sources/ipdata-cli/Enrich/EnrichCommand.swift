@@ -53,9 +53,9 @@ enum EnrichCommand {
               JSON lines  the fields go under a key ("ipdata") added to each object
               lines       each line is followed by one line per address found in it (as grep finds them)
 
-            Addresses are looked up in bulk requests, whatever the number of lines; one already
-            answered (among the last 1,024) is answered from memory. A line whose lookup fails
-            keeps its data and gets the error; nothing is dropped.
+            Addresses are looked up in bulk requests, whatever the number of lines; one repeated
+            among the last 1,024 distinct ones is sent once, and its lines share the answer. A
+            line whose lookup fails keeps its data and gets the error; nothing is dropped.
 
               ipdata enrich hosts.csv --output hosts-enriched.csv
               ipdata enrich --as jsonl --column client_ip events.jsonl > events-enriched.jsonl
@@ -88,9 +88,7 @@ enum EnrichCommand {
             : FieldSelection(parsing: parsed.allValues(fieldsOption.name))
         let column = parsed.value(columnOption.name)
         let key = parsed.value(keyOption.name) ?? "ipdata"
-        // An address already answered (among the last 1,024) is answered from memory.
-        let client = try common.makeClient(
-            environment: environment, console: console, cache: LookupCache(maximumEntries: 1_024))
+        let client = try common.makeClient(environment: environment, console: console)
         let sink = try common.openOutput(inputs: [input])
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
@@ -128,26 +126,45 @@ struct EnrichLine {
 
     let text: String
     let kind: Kind
-    /// How many addresses of the line are looked up.
-    let addresses: Int
+    /// The line's addresses, as written, in order.
+    let addresses: [String]
+    /// Which of them were sent to the stream; the others were sent for an earlier line, whose
+    /// answer they share.
+    let sent: [Bool]
+    /// The answers the stream gave for the sent ones, in order.
+    var answers: [IPLookupResult] = []
+    /// Every address's answer, in order, once the line is complete.
     var results: [IPLookupResult] = []
+
+    var sentCount: Int { sent.filter { $0 }.count }
 }
 
-/// The lines read but not yet written, in order; a line goes out once its answers are all in.
+/// The lines read but not yet written, in order; a line goes out once its answers are all in,
+/// those of the addresses sent for an earlier line taken from the answers kept.
 struct EnrichQueue {
     private var lines: [EnrichLine] = []
     private var head = 0
+    /// The latest answers by address (canonical), for repeats: as many as the input keeps as
+    /// repeats (`EnrichInput.repeatWindow`), and more than the stream holds in flight (4 bulk
+    /// requests of 100).
+    private var kept: [String: IPLookupResult] = [:]
+    private var keptOrder: [String] = []
+    static let keptCount = EnrichInput.repeatWindow + 512
 
     mutating func append(_ line: EnrichLine) { lines.append(line) }
 
     /// Gives `result` to the first line still waiting for one, and returns the lines now ready.
     mutating func answer(with result: IPLookupResult) -> [EnrichLine] {
-        if let index = lines[head...].firstIndex(where: { $0.results.count < $0.addresses }) {
-            lines[index].results.append(result)
+        if let index = lines[head...].firstIndex(where: { $0.answers.count < $0.sentCount }) {
+            lines[index].answers.append(result)
+        }
+        if let key = IPAddress.canonical(result.ip), kept.updateValue(result, forKey: key) == nil {
+            keptOrder.append(key)
+            if keptOrder.count > Self.keptCount { kept[keptOrder.removeFirst()] = nil }
         }
         var ready: [EnrichLine] = []
-        while head < lines.count, lines[head].results.count == lines[head].addresses {
-            ready.append(lines[head])
+        while head < lines.count, lines[head].answers.count == lines[head].sentCount {
+            ready.append(completed(lines[head]))
             head += 1
         }
         if head > 1024 {
@@ -157,10 +174,20 @@ struct EnrichQueue {
         return ready
     }
 
+    /// `line` with every address's answer in order: its own, or the one kept for a repeat.
+    private func completed(_ line: EnrichLine) -> EnrichLine {
+        var line = line
+        var own = line.answers.makeIterator()
+        line.results = zip(line.addresses, line.sent).compactMap { address, sent in
+            sent ? own.next() : IPAddress.canonical(address).flatMap { kept[$0] }
+        }
+        return line
+    }
+
     /// At the end: the lines left (those without addresses after the last answer).
     mutating func rest() -> [EnrichLine] {
         defer { (lines, head) = ([], 0) }
-        return Array(lines[head...])
+        return lines[head...].map(completed)
     }
 }
 
@@ -173,6 +200,8 @@ struct EnrichInput: AsyncSequence, Sendable {
     let path: String
     let enricher: Enricher
     let queue: Locked<EnrichQueue>
+    /// How many of the latest distinct addresses a repeat is not sent again for.
+    static let repeatWindow = 1_024
     /// A usage problem found in the input (a CSV column that is not there), thrown at the end.
     let problem = Locked<CommandError?>(nil)
 
@@ -183,6 +212,9 @@ struct EnrichInput: AsyncSequence, Sendable {
         private var pending: [String] = []
         private var lineNumber = 0
         private var reader: LineReader?
+        /// The addresses (canonical) sent lately, which a repeat is not sent again for.
+        private var recent: Set<String> = []
+        private var recentOrder: [String] = []
 
         init(input: EnrichInput) { self.input = input }
 
@@ -212,8 +244,15 @@ struct EnrichInput: AsyncSequence, Sendable {
                     }
                     return nil
                 }
-                input.queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses.count)) }
-                pending = addresses
+                let sent = addresses.map { address -> Bool in
+                    guard let key = IPAddress.canonical(address) else { return true }
+                    guard recent.insert(key).inserted else { return false }
+                    recentOrder.append(key)
+                    if recentOrder.count > EnrichInput.repeatWindow { recent.remove(recentOrder.removeFirst()) }
+                    return true
+                }
+                input.queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses, sent: sent)) }
+                pending = zip(addresses, sent).filter(\.1).map(\.0)
             }
             return pending.removeFirst()
         }

@@ -51,6 +51,19 @@ final class EnrichCommandTests: CommandLineTestCase {
             ])
     }
 
+    func testARepeatedAddressIsSentOnceAndEveryRowGetsItsData() throws {
+        let rows = ["ip"] + (0..<300).map { ["8.8.8.8", "1.1.1.1", "8.8.4.4"][$0 % 3] }
+        let input = try makeFile(rows.joined(separator: "\n") + "\n", named: "many.csv")
+        let mark = accessLogMark()
+        let run = try ipdata(["enrich", "-q", "-f", "country_code", input.path] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(
+            run.stdoutLines,
+            ["ip,country_code,ipdata_error"] + rows.dropFirst().map { $0 + ($0 == "1.1.1.1" ? ",AU," : ",US,") })
+        let requests = try accessEntries(since: mark, atLeast: 1)
+        XCTAssertEqual(requests.count, 1, "one bulk request of the three distinct addresses")
+    }
+
     func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
         let input = try makeFile("host,addr\nx,8.8.8.8\n", named: "in.csv")
         let output = try makeTemporaryDirectory().appendingPathComponent("out.csv")
