@@ -131,12 +131,17 @@ struct EnrichLine {
     /// Which of them were sent to the stream; the others were sent for an earlier line, whose
     /// answer they share.
     let sent: [Bool]
+    /// How many were sent: the answers the line waits for.
+    let sentCount: Int
     /// The answers the stream gave for the sent ones, in order.
     var answers: [IPLookupResult] = []
     /// Every address's answer, in order, once the line is complete.
     var results: [IPLookupResult] = []
 
-    var sentCount: Int { sent.filter { $0 }.count }
+    init(text: String, kind: Kind, addresses: [String], sent: [Bool]) {
+        (self.text, self.kind, self.addresses, self.sent) = (text, kind, addresses, sent)
+        self.sentCount = sent.filter { $0 }.count
+    }
 }
 
 /// The lines read but not yet written, in order; a line goes out once its answers are all in,
@@ -144,6 +149,8 @@ struct EnrichLine {
 struct EnrichQueue {
     private var lines: [EnrichLine] = []
     private var head = 0
+    /// The first line still waiting for an answer of the stream (answers come in order).
+    private var waiting = 0
     /// The latest answers by address (canonical), for repeats: as many as the input keeps as
     /// repeats (`EnrichInput.repeatWindow`), and more than the stream holds in flight (4 bulk
     /// requests of 100).
@@ -155,9 +162,9 @@ struct EnrichQueue {
 
     /// Gives `result` to the first line still waiting for one, and returns the lines now ready.
     mutating func answer(with result: IPLookupResult) -> [EnrichLine] {
-        if let index = lines[head...].firstIndex(where: { $0.answers.count < $0.sentCount }) {
-            lines[index].answers.append(result)
-        }
+        waiting = max(waiting, head)
+        while waiting < lines.count, lines[waiting].answers.count == lines[waiting].sentCount { waiting += 1 }
+        if waiting < lines.count { lines[waiting].answers.append(result) }
         if let key = IPAddress.canonical(result.ip), kept.updateValue(result, forKey: key) == nil {
             keptOrder.append(key)
             if keptOrder.count > Self.keptCount { kept[keptOrder.removeFirst()] = nil }
@@ -169,6 +176,7 @@ struct EnrichQueue {
         }
         if head > 1024 {
             lines.removeFirst(head)
+            waiting = max(0, waiting - head)
             head = 0
         }
         return ready
@@ -186,7 +194,7 @@ struct EnrichQueue {
 
     /// At the end: the lines left (those without addresses after the last answer).
     mutating func rest() -> [EnrichLine] {
-        defer { (lines, head) = ([], 0) }
+        defer { (lines, head, waiting) = ([], 0, 0) }
         return lines[head...].map(completed)
     }
 }

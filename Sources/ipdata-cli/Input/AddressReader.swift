@@ -165,12 +165,11 @@ struct AddressReader: AsyncSequence, Sendable {
         /// `address`, from `origin`, entered in the ledger; nil for an address read before, which
         /// is not sent again (its record repeats the earlier answer).
         private func admit(_ address: String, from origin: InputLedger.Origin) -> String? {
-            let key = IPAddress.canonical(address)
             // Answered by an earlier run whose output this one continues: no record, no request.
-            if let key, skipped.contains(key) { return nil }
+            if !skipped.isEmpty, let key = IPAddress.canonical(address), skipped.contains(key) { return nil }
             guard let ledger else { return address }
             var entry = origin
-            entry.key = key
+            entry.key = IPAddress.canonical(address)
             if let key = entry.key, ledger.admit(key) {
                 entry.isDuplicate = true
                 ledger.append(entry)
