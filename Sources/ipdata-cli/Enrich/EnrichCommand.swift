@@ -96,19 +96,19 @@ enum EnrichCommand {
         let enricher = Enricher(shape: shape, fields: fields.paths, column: column, key: key)
         let queue = Locked(EnrichQueue())
         let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
-        var failed = 0
+        var failures = LookupFailures()
         // Lines are written in order as their answers come in; lines without an address with them.
         for try await result in client.lookupStream(addresses, fields: fields.topLevelNames) {
             if let error = result.error, error.stopsTheRun { throw error }
-            if result.error != nil { failed += 1 }
+            if let error = result.error { failures.record(error) }
             let ready = queue.withLock { $0.answer(with: result) }
             for line in ready { try sink.write(enricher.output(line)) }
         }
         for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
         if let problem = addresses.problem.withLock({ $0 }) { throw problem }
         sink.markComplete()
-        if failed > 0 { console.note("\(failed) lookup\(failed == 1 ? "" : "s") failed; their lines carry the error") }
-        return failed > 0 ? .lookupFailed : .success
+        failures.report(to: console, what: "their lines carry the error")
+        return failures.status
     }
 }
 

@@ -67,13 +67,20 @@ enum SummarizeCommand {
         let input = SummaryInput(inputs: inputs, summary: summary, keyProblem: keyProblem)
         let stream = client.lookupStream(
             input, fields: ["ip", "country_name", "country_code", "asn", "company", "threat"])
+        var failures = LookupFailures()
         for try await result in stream {
-            if let error = result.error, error.stopsTheRun { throw error }
+            if let error = result.error {
+                if error.stopsTheRun { throw error }
+                // An address the API rejects (a private one) is part of the summary, not a failure.
+                if error.exitStatus != .lookupFailed { failures.record(error) }
+            }
             summary.withLock { $0.add(address: result.ip, response: result.response) }
         }
         let text = summary.withLock { asJSON ? $0.json(top: top) : $0.table(top: top) }
         console.printOutput(text)
-        return .success
+        failures.report(to: console, what: "the summary counts them as without an answer")
+        // A dead server or a server error is not summarised away: its exit status says so.
+        return failures.status
     }
 }
 

@@ -64,6 +64,16 @@ final class EnrichCommandTests: CommandLineTestCase {
         XCTAssertEqual(requests.count, 1, "one bulk request of the three distinct addresses")
     }
 
+    func testADeadServerKeepsEveryRowWithItsErrorAndExitsFive() throws {
+        let input = try makeFile("ip\n8.8.8.8\n", named: "one.csv")
+        let run = try ipdata(["enrich", "-f", "country_code", "--base-url", "https://127.0.0.1:9", input.path])
+        XCTAssertEqual(run.status, 5)
+        XCTAssertEqual(run.stdoutLines.first, "ip,country_code,ipdata_error")
+        XCTAssertTrue(run.stdoutLines.last?.hasPrefix("8.8.8.8,,Network error: ") == true, run.stdout)
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 1 lookup failed: Network error: "), run.stderr)
+    }
+
     func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
         let input = try makeFile("host,addr\nx,8.8.8.8\n", named: "in.csv")
         let output = try makeTemporaryDirectory().appendingPathComponent("out.csv")

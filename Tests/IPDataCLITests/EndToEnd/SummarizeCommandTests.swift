@@ -50,6 +50,13 @@ final class SummarizeCommandTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: no API key"), run.stderr)
     }
 
+    func testADeadServerIsOneErrorLineAndExitStatusFive() throws {
+        let run = try ipdata(["summarize", "--base-url", "https://127.0.0.1:9"], stdin: "8.8.8.8\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 5, "not a summary of addresses without an answer")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 2 lookups failed: Network error: "), run.stderr)
+    }
+
     func testARefusedKeyStopsTheRun() throws {
         let run = try ipdata(["summarize"] + base, key: .given("not-a-key"), stdin: "8.8.8.8\n")
         XCTAssertEqual(run.status, 3, run.stderr)
