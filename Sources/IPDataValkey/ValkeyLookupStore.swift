@@ -144,7 +144,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
             guard let value else { continue }
             let key = keys[index]
             guard value.first == UInt8(ascii: "{"),
-                let response = try? JSONDecoder().decode(IPResponse.self, from: value)
+                let response = try? IPResponse(apiJSON: value)
             else {
                 onEvent?(.discardedEntry(key: serverKey(for: key)))
                 continue

@@ -79,7 +79,7 @@ final class DecodingFuzzTests: XCTestCase {
             do {
                 switch target {
                 case .lookup: _ = try client.decode(IPResponse.self, from: body)
-                case .bulk: _ = try client.decode([LenientElement<IPResponse>].self, from: body)
+                case .bulk: _ = try client.decodeArray(IPResponse.self, from: body)
                 case .asn: _ = try client.decode(ASNDetail.self, from: body)
                 }
                 outcomes.values += 1
@@ -93,5 +93,77 @@ final class DecodingFuzzTests: XCTestCase {
         // Both outcomes occur, so the mutations neither always break nor never touch the bodies.
         XCTAssertGreaterThan(outcomes.values, Self.iterations / 10)
         XCTAssertGreaterThan(outcomes.failures, Self.iterations / 10)
+    }
+
+    /// The client reads answers with its own parser (`JSONNode`); apps and tests may decode the
+    /// same models with `JSONDecoder` (`init(from:)`). For every mutated body both must give the
+    /// same model, or both fail, or only `JSONDecoder` fails (on text it refuses, such as invalid
+    /// UTF-8 in a string, which the parser reads as U+FFFD): one set of rules, two ways in, and
+    /// never an answer lost to the faster one.
+    func testTheClientsParserAndJSONDecoderAgreeOnEveryMutatedBody() throws {
+        let bodies = try seedBodies()
+        var generator = SeededGenerator(seed: Self.seed ^ 0xA9EE)
+        var outcomes = (same: 0, bothFailed: 0, onlyDecoderFailed: 0)
+        func compare<Model: Decodable & Equatable>(
+            _ fast: Result<Model, Error>, _ decoder: Result<Model, Error>,
+            _ iteration: Int, _ body: Data
+        ) {
+            switch (fast, decoder) {
+            case (.success(let fast), .success(let decoded)):
+                XCTAssertEqual(fast, decoded, "iteration \(iteration): \(Self.difference(fast, decoded))")
+                outcomes.same += 1
+            case (.failure, .failure):
+                outcomes.bothFailed += 1
+            case (.success, .failure):
+                outcomes.onlyDecoderFailed += 1
+            case (.failure(let error), .success):
+                XCTFail(
+                    "iteration \(iteration): only the parser failed (\(error)): \(Self.context(of: error, in: body))")
+            }
+        }
+        for iteration in 0..<Self.iterations {
+            let (target, seedBody) = bodies[iteration % bodies.count]
+            var body = mutate(seedBody, using: &generator)
+            if iteration % 3 == 0 { body = mutate(body, using: &generator) }
+            switch target {
+            case .lookup:
+                compare(
+                    Result { try IPResponse(jsonData: body) },
+                    Result { try JSONDecoder().decode(IPResponse.self, from: body) }, iteration, body)
+            case .bulk:
+                compare(
+                    Result { try IPResponse.array(jsonData: body) },
+                    Result { try JSONDecoder().decode([LenientElement<IPResponse>].self, from: body).map(\.element) },
+                    iteration, body)
+            case .asn:
+                compare(
+                    Result { try ASNDetail(jsonData: body) },
+                    Result { try JSONDecoder().decode(ASNDetail.self, from: body) }, iteration, body)
+            }
+        }
+        XCTAssertGreaterThan(outcomes.same, Self.iterations / 10)
+        XCTAssertGreaterThan(outcomes.bothFailed, Self.iterations / 10)
+    }
+
+    /// The members in which two values differ, as text, for a failure message.
+    private static func difference(_ left: Any, _ right: Any, path: String = "") -> String {
+        let (leftMirror, rightMirror) = (Mirror(reflecting: left), Mirror(reflecting: right))
+        guard !leftMirror.children.isEmpty, leftMirror.children.count == rightMirror.children.count else {
+            return "\(path): \(String(reflecting: left)) against \(String(reflecting: right))"
+        }
+        return zip(leftMirror.children, rightMirror.children).compactMap { one, other in
+            let label = path + "." + (one.label ?? "?")
+            guard String(reflecting: one.value) != String(reflecting: other.value) else { return nil }
+            return difference(one.value, other.value, path: label)
+        }.joined(separator: "; ")
+    }
+
+    /// The text around the byte a parser error names, for a failure message.
+    private static func context(of error: Error, in body: Data) -> String {
+        let text = String(describing: error)
+        guard let range = text.range(of: "at byte "), let offset = Int(text[range.upperBound...].prefix { $0.isNumber })
+        else { return String(decoding: body.prefix(300), as: UTF8.self) }
+        let start = max(0, offset - 80)
+        return String(reflecting: String(decoding: body[start..<min(body.count, offset + 40)], as: UTF8.self))
     }
 }

@@ -317,14 +317,14 @@ public final class IPDataClient: Sendable {
                 guard element.range(of: Self.messageKey) != nil else {
                     return (IPResponse(undecoded: ips[index]), element)
                 }
-                return ((try? decode(LenientElement<IPResponse>.self, from: element))?.element, element)
+                return (try? IPResponse(jsonData: element), element)
             }
         } else {
-            let answers = try decode([LenientElement<IPResponse>].self, from: body)
+            let answers = try decodeArray(IPResponse.self, from: body)
             guard answers.count == addresses.count else {
                 throw Self.resultCountMismatch(sent: addresses.count, got: answers.count)
             }
-            elements = answers.map { ($0.element, nil) }
+            elements = answers.map { ($0, nil) }
         }
         // A store behind the cache keeps each answer's own bytes.
         let storedJSON = sharedStore == nil || keepsJSON ? nil : JSONArrayScan.elementRanges(of: body)
@@ -532,9 +532,19 @@ public final class IPDataClient: Sendable {
         }
     }
 
-    func decode<Value: Decodable>(_ type: Value.Type, from body: Data) throws -> Value {
+    /// The model of an answer, read by the client's own JSON parser (see `LenientModel`).
+    func decode<Model: LenientModel>(_ type: Model.Type, from body: Data) throws -> Model {
         do {
-            return try JSONDecoder().decode(type, from: body)
+            return try Model(jsonData: body)
+        } catch {
+            throw IPDataError.decodingFailed(error)
+        }
+    }
+
+    /// The models of an answer that is an array, nil for an element that is not an object.
+    func decodeArray<Model: LenientModel>(_ type: Model.Type, from body: Data) throws -> [Model?] {
+        do {
+            return try Model.array(jsonData: body)
         } catch {
             throw IPDataError.decodingFailed(error)
         }

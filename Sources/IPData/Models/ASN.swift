@@ -1,7 +1,7 @@
 import Foundation
 
 /// The autonomous system that announces an IP address (the `asn` object of a lookup).
-public struct ASN: Codable, Hashable, Sendable {
+public struct ASN: Codable, LenientModel, Hashable, Sendable {
     /// The AS number with its prefix, for example `AS15169` (`asn`).
     public let asn: String?
     /// The name of the organisation that operates the AS (`name`).
@@ -19,11 +19,14 @@ public struct ASN: Codable, Hashable, Sendable {
 
     /// Decodes the API's `asn` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        asn = container.lenientString(.asn)
-        name = container.lenientString(.name)
-        domain = container.lenientString(.domain)
-        route = container.lenientString(.route)
-        type = container.lenientString(.type)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        asn = fields.string(.asn)
+        name = fields.string(.name)
+        domain = fields.string(.domain)
+        route = fields.string(.route)
+        type = fields.string(.type)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything the dedicated ASN endpoint (`GET /AS15169`) returns about an autonomous system.
-public struct ASNDetail: Codable, Hashable, Sendable {
+public struct ASNDetail: Codable, LenientModel, Hashable, Sendable {
     /// The AS number with its prefix, for example `AS15169` (`asn`).
     public let asn: String?
     /// The name of the organisation that operates the AS (`name`).
@@ -45,20 +45,23 @@ public struct ASNDetail: Codable, Hashable, Sendable {
 
     /// Decodes the API's ASN object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        asn = container.lenientString(.asn)
-        name = container.lenientString(.name)
-        domain = container.lenientString(.domain)
-        usage = container.lenientString(.usage)
-        numIPs = container.lenientString(.numIPs)
-        registry = container.lenientString(.registry)
-        country = container.lenientString(.country)
-        date = container.lenientString(.date)
-        status = container.lenientString(.status)
-        ipv4Prefixes = container.lenientStrings(.ipv4Prefixes)
-        ipv6Prefixes = container.lenientStrings(.ipv6Prefixes)
-        upstream = container.lenientInts(.upstream)
-        downstream = container.lenientInts(.downstream)
-        peers = container.lenientInts(.peers)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        asn = fields.string(.asn)
+        name = fields.string(.name)
+        domain = fields.string(.domain)
+        usage = fields.string(.usage)
+        numIPs = fields.string(.numIPs)
+        registry = fields.string(.registry)
+        country = fields.string(.country)
+        date = fields.string(.date)
+        status = fields.string(.status)
+        ipv4Prefixes = fields.strings(.ipv4Prefixes)
+        ipv6Prefixes = fields.strings(.ipv6Prefixes)
+        upstream = fields.integers(.upstream)
+        downstream = fields.integers(.downstream)
+        peers = fields.integers(.peers)
     }
 }

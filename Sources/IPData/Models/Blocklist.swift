@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Some feeds, such as ipdata's own VPN feed, send no dates: `firstSeen`, `lastSeen` and
 /// `daysSeen` are then nil. The dates are kept as the API sends them.
-public struct Blocklist: Codable, Hashable, Sendable {
+public struct Blocklist: Codable, LenientModel, Hashable, Sendable {
     /// The blocklist's name (`name`).
     public let name: String?
     /// The blocklist's website (`site`).
@@ -27,12 +27,15 @@ public struct Blocklist: Codable, Hashable, Sendable {
 
     /// Decodes one blocklist entry; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        site = container.lenientString(.site)
-        type = container.lenientString(.type)
-        firstSeen = container.lenientString(.firstSeen)
-        lastSeen = container.lenientString(.lastSeen)
-        daysSeen = container.lenientInt(.daysSeen)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        site = fields.string(.site)
+        type = fields.string(.type)
+        firstSeen = fields.string(.firstSeen)
+        lastSeen = fields.string(.lastSeen)
+        daysSeen = fields.integer(.daysSeen)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The mobile carrier of an IP address (the `carrier` object, present only for mobile networks).
-public struct Carrier: Codable, Hashable, Sendable {
+public struct Carrier: Codable, LenientModel, Hashable, Sendable {
     /// The carrier's name (`name`).
     public let name: String?
     /// The mobile country code, kept as text because leading zeros matter (`mcc`).
@@ -15,9 +15,12 @@ public struct Carrier: Codable, Hashable, Sendable {
 
     /// Decodes the API's `carrier` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        mcc = container.lenientString(.mcc)
-        mnc = container.lenientString(.mnc)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        mcc = fields.string(.mcc)
+        mnc = fields.string(.mnc)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The organisation that owns an IP address (the `company` object of a lookup).
-public struct Company: Codable, Hashable, Sendable {
+public struct Company: Codable, LenientModel, Hashable, Sendable {
     /// The organisation's name (`name`).
     public let name: String?
     /// The organisation's domain (`domain`).
@@ -17,10 +17,13 @@ public struct Company: Codable, Hashable, Sendable {
 
     /// Decodes the API's `company` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        domain = container.lenientString(.domain)
-        network = container.lenientString(.network)
-        type = container.lenientString(.type)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        domain = fields.string(.domain)
+        network = fields.string(.network)
+        type = fields.string(.type)
     }
 }

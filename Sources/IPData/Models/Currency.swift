@@ -1,7 +1,7 @@
 import Foundation
 
 /// The local currency of the country of an IP address (the `currency` object).
-public struct Currency: Codable, Hashable, Sendable {
+public struct Currency: Codable, LenientModel, Hashable, Sendable {
     /// The currency's English name, for example `US Dollar` (`name`).
     public let name: String?
     /// The ISO 4217 code, for example `USD` (`code`).
@@ -19,11 +19,14 @@ public struct Currency: Codable, Hashable, Sendable {
 
     /// Decodes the API's `currency` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        code = container.lenientString(.code)
-        symbol = container.lenientString(.symbol)
-        native = container.lenientString(.native)
-        plural = container.lenientString(.plural)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        code = fields.string(.code)
+        symbol = fields.string(.symbol)
+        native = fields.string(.native)
+        plural = fields.string(.plural)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Almost every property is optional: the API leaves keys out or sends `null` depending on the
 /// address and the plan, and a `fields:` selection returns only the keys asked for. In a bulk
 /// lookup, an address the API rejected carries the reason in `message` and nothing else but `ip`.
-public struct IPResponse: Codable, Hashable, Sendable {
+public struct IPResponse: Codable, LenientModel, Hashable, Sendable {
     /// The IP address the answer is about (`ip`).
     public internal(set) var ip: String?
     /// The address is located in the European Union (`is_eu`).
@@ -118,34 +118,45 @@ public struct IPResponse: Codable, Hashable, Sendable {
     /// is converted where its meaning is clear or read as nil, so that one odd field never fails
     /// the whole answer. Only a value that is not a JSON object throws.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        ip = container.lenientString(.ip)
-        isEU = container.lenientBool(.isEU)
-        isSatellite = container.lenientBool(.isSatellite) ?? false
-        isAnycast = container.lenientBool(.isAnycast) ?? false
-        city = container.lenientString(.city)
-        region = container.lenientString(.region)
-        regionCode = container.lenientString(.regionCode)
-        regionType = container.lenientString(.regionType)
-        countryName = container.lenientString(.countryName)
-        countryCode = container.lenientString(.countryCode)
-        continentName = container.lenientString(.continentName)
-        continentCode = container.lenientString(.continentCode)
-        latitude = container.lenientDouble(.latitude)
-        longitude = container.lenientDouble(.longitude)
-        postal = container.lenientString(.postal)
-        callingCode = container.lenientString(.callingCode)
-        flag = container.lenientString(.flag)
-        emojiFlag = container.lenientString(.emojiFlag)
-        emojiUnicode = container.lenientString(.emojiUnicode)
-        asn = container.lenientObject(ASN.self, .asn)
-        company = container.lenientObject(Company.self, .company)
-        carrier = container.lenientObject(Carrier.self, .carrier)
-        languages = container.lenientArray(of: Language.self, .languages)
-        currency = container.lenientObject(Currency.self, .currency)
-        timeZone = container.lenientObject(TimeZoneInfo.self, .timeZone)
-        threat = container.lenientObject(Threat.self, .threat)
-        count = container.lenientInt(.count)
-        message = container.lenientString(.message)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        ip = fields.string(.ip)
+        isEU = fields.bool(.isEU)
+        isSatellite = fields.bool(.isSatellite) ?? false
+        isAnycast = fields.bool(.isAnycast) ?? false
+        city = fields.string(.city)
+        region = fields.string(.region)
+        regionCode = fields.string(.regionCode)
+        regionType = fields.string(.regionType)
+        countryName = fields.string(.countryName)
+        countryCode = fields.string(.countryCode)
+        continentName = fields.string(.continentName)
+        continentCode = fields.string(.continentCode)
+        latitude = fields.double(.latitude)
+        longitude = fields.double(.longitude)
+        postal = fields.string(.postal)
+        callingCode = fields.string(.callingCode)
+        flag = fields.string(.flag)
+        emojiFlag = fields.string(.emojiFlag)
+        emojiUnicode = fields.string(.emojiUnicode)
+        asn = fields.object(ASN.self, .asn)
+        company = fields.object(Company.self, .company)
+        carrier = fields.object(Carrier.self, .carrier)
+        languages = fields.objects(Language.self, .languages)
+        currency = fields.object(Currency.self, .currency)
+        timeZone = fields.object(TimeZoneInfo.self, .timeZone)
+        threat = fields.object(Threat.self, .threat)
+        count = fields.integer(.count)
+        message = fields.string(.message)
+    }
+}
+
+extension IPResponse {
+    /// The answer in `data`, read as the client reads the API's answers: by its own parser, by
+    /// the same rules as `init(from:)` (see `LenientModel`).
+    package init(apiJSON data: Data) throws {
+        try self.init(jsonData: data)
     }
 }

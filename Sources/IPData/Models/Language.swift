@@ -1,7 +1,7 @@
 import Foundation
 
 /// A language spoken in the country of an IP address (an element of `languages`).
-public struct Language: Codable, Hashable, Sendable {
+public struct Language: Codable, LenientModel, Hashable, Sendable {
     /// The language's English name (`name`).
     public let name: String?
     /// The language's name in that language (`native`).
@@ -15,9 +15,12 @@ public struct Language: Codable, Hashable, Sendable {
 
     /// Decodes one element of the API's `languages` array; values of an unexpected type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        native = container.lenientString(.native)
-        code = container.lenientString(.code)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        native = fields.string(.native)
+        code = fields.string(.code)
     }
 }

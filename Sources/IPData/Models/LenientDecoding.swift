@@ -1,26 +1,170 @@
 import Foundation
 
-/// Any JSON scalar, read without failing, so that a field the API sends with another JSON type
-/// than documented can still be converted where the meaning is clear (see `KeyedDecodingContainer`
-/// helpers below) instead of failing the whole response.
-struct JSONScalar: Decodable {
-    enum Value {
-        case null
-        case bool(Bool)
-        case integer(Int)
-        case number(Double)
-        case string(String)
-        /// An object, an array, or a number no Swift type can hold.
-        case unsupported
+/// A model of the API's JSON whose fields are read one rule at a time, from either source:
+/// `init(from:)` reads them from any `Decoder` (`JSONDecoder`, or yours), and the client reads
+/// them from the `JSONNode` its own parser made of an answer (`init(json:)`), several times faster.
+///
+/// Each model lists its fields once, in `init(fields:)`, so both sources follow the same rules:
+/// unknown keys are ignored, and a value of an unexpected JSON type is converted where its
+/// meaning is clear (the conversions of `JSONNode`, such as `lenientInteger`) or read as nil,
+/// so that one odd field never fails a whole answer. Only a value that is not a JSON object fails.
+protocol LenientModel: Decodable {
+    associatedtype CodingKeys: CodingKey
+    init(fields: some LenientFields<CodingKeys>)
+}
+
+/// Where a `LenientModel` reads its fields from: a decoder's keyed container
+/// (`ContainerFields`), or a parsed JSON object (`ObjectFields`).
+protocol LenientFields<Key> {
+    associatedtype Key: CodingKey
+    func string(_ key: Key) -> String?
+    func bool(_ key: Key) -> Bool?
+    func integer(_ key: Key) -> Int?
+    func double(_ key: Key) -> Double?
+    /// An array of strings; numbers are converted, other elements are dropped.
+    func strings(_ key: Key) -> [String]?
+    /// An array of integers; numeric strings (also `"AS123"`) are converted, other elements dropped.
+    func integers(_ key: Key) -> [Int]?
+    /// A nested object; a value that is not an object reads as nil.
+    func object<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> Model?
+    /// An array of objects; elements that are not objects are dropped, a non-array reads as nil.
+    func objects<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> [Model]?
+}
+
+extension LenientModel {
+    /// The model of a JSON object; nil for any other value.
+    init?(json value: JSONNode) {
+        guard case .object(let object) = value else { return nil }
+        self.init(fields: ObjectFields<CodingKeys>(object: object))
     }
 
-    let value: Value
-
-    init(from decoder: Decoder) {
-        guard let container = try? decoder.singleValueContainer() else {
-            value = .unsupported
-            return
+    /// The model of the JSON object in `data`, read by the client's own parser; throws what
+    /// `JSONDecoder` would: `dataCorrupted` for text that is not JSON, `typeMismatch` for JSON
+    /// that is not an object.
+    init(jsonData data: Data) throws {
+        guard let model = Self(json: try JSONNode.parse(data)) else {
+            throw DecodingError.typeMismatch(
+                [String: Any].self,
+                DecodingError.Context(codingPath: [], debugDescription: "Expected a JSON object, found another value."))
         }
+        self = model
+    }
+
+    /// The models of a JSON array of objects in `data`, one per element, nil for an element
+    /// that is not an object; throws for text that is not JSON, or JSON that is not an array.
+    static func array(jsonData data: Data) throws -> [Self?] {
+        guard case .array(let elements) = try JSONNode.parse(data) else {
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                DecodingError.Context(codingPath: [], debugDescription: "Expected a JSON array, found another value."))
+        }
+        return elements.map { Self(json: $0) }
+    }
+}
+
+// MARK: - From a parsed JSON object
+
+/// A model's fields read from a JSON object that the client's parser made.
+struct ObjectFields<Key: CodingKey>: LenientFields {
+    let object: JSONObject
+
+    private func value(_ key: Key) -> JSONNode? { object[key.stringValue] }
+
+    func string(_ key: Key) -> String? { value(key)?.lenientString }
+    func bool(_ key: Key) -> Bool? { value(key)?.lenientBool }
+    func integer(_ key: Key) -> Int? { value(key)?.lenientInteger }
+    func double(_ key: Key) -> Double? { value(key)?.lenientDouble }
+
+    func strings(_ key: Key) -> [String]? {
+        guard case .array(let elements)? = value(key) else { return nil }
+        return elements.compactMap(\.lenientString)
+    }
+
+    func integers(_ key: Key) -> [Int]? {
+        guard case .array(let elements)? = value(key) else { return nil }
+        return elements.compactMap(\.lenientInteger)
+    }
+
+    func object<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> Model? {
+        value(key).flatMap { Model(json: $0) }
+    }
+
+    func objects<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> [Model]? {
+        guard case .array(let elements)? = value(key) else { return nil }
+        return elements.compactMap { Model(json: $0) }
+    }
+}
+
+// MARK: - From a decoder
+
+/// A model's fields read from a decoder's keyed container.
+///
+/// Each read first tries the documented type (the fast path of `JSONDecoder`), and only when that
+/// fails reads the value as a `JSONScalar` and converts it by the rules of `JSONNode`.
+struct ContainerFields<Key: CodingKey>: LenientFields {
+    let container: KeyedDecodingContainer<Key>
+
+    init(_ decoder: Decoder) throws {
+        container = try decoder.container(keyedBy: Key.self)
+    }
+
+    private func scalar(_ key: Key) -> JSONNode? {
+        (try? container.decode(JSONScalar.self, forKey: key))?.value
+    }
+
+    func string(_ key: Key) -> String? {
+        do { return try container.decodeIfPresent(String.self, forKey: key) } catch {
+            return scalar(key)?.lenientString
+        }
+    }
+
+    func bool(_ key: Key) -> Bool? {
+        do { return try container.decodeIfPresent(Bool.self, forKey: key) } catch { return scalar(key)?.lenientBool }
+    }
+
+    func integer(_ key: Key) -> Int? {
+        do { return try container.decodeIfPresent(Int.self, forKey: key) } catch {
+            return scalar(key)?.lenientInteger
+        }
+    }
+
+    func double(_ key: Key) -> Double? {
+        do { return try container.decodeIfPresent(Double.self, forKey: key) } catch {
+            return scalar(key)?.lenientDouble
+        }
+    }
+
+    func strings(_ key: Key) -> [String]? {
+        if let strings = try? container.decodeIfPresent([String].self, forKey: key) { return strings }
+        guard let scalars = try? container.decodeIfPresent([JSONScalar].self, forKey: key) else { return nil }
+        return scalars.compactMap(\.value.lenientString)
+    }
+
+    func integers(_ key: Key) -> [Int]? {
+        if let integers = try? container.decodeIfPresent([Int].self, forKey: key) { return integers }
+        guard let scalars = try? container.decodeIfPresent([JSONScalar].self, forKey: key) else { return nil }
+        return scalars.compactMap(\.value.lenientInteger)
+    }
+
+    func object<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> Model? {
+        try? container.decodeIfPresent(Model.self, forKey: key)
+    }
+
+    func objects<Model: LenientModel>(_ type: Model.Type, _ key: Key) -> [Model]? {
+        guard let elements = try? container.decodeIfPresent([LenientElement<Model>].self, forKey: key) else {
+            return nil
+        }
+        return elements.compactMap(\.element)
+    }
+}
+
+/// Any JSON scalar, read from a decoder without failing, as a `JSONNode` (an object, an
+/// array, or a number no Swift type holds read as `null`, which converts to nothing).
+struct JSONScalar: Decodable {
+    let value: JSONNode
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             value = .null
         } else if let bool = try? container.decode(Bool.self) {
@@ -32,86 +176,7 @@ struct JSONScalar: Decodable {
         } else if let string = try? container.decode(String.self) {
             value = .string(string)
         } else {
-            value = .unsupported
-        }
-    }
-
-    /// Numbers become their decimal text; booleans, objects and arrays have no clear text form.
-    var string: String? {
-        switch value {
-        case .string(let string): return string
-        case .integer(let integer): return String(integer)
-        case .number(let number):
-            if let integer = Int(exactly: number) { return String(integer) }
-            return number.isFinite ? String(number) : nil
-        case .null, .bool, .unsupported: return nil
-        }
-    }
-
-    /// Whole numbers, integral floating-point numbers and numeric strings such as `"1506"`.
-    /// An `AS` prefix (`"AS15169"`) is accepted, because ASN lists may arrive as strings.
-    var integer: Int? {
-        switch value {
-        case .integer(let integer): return integer
-        case .number(let number): return Int(exactly: number)
-        case .string(let string):
-            var text = Substring(string.trimmingCharacters(in: .whitespaces))
-            if text.uppercased().hasPrefix("AS") { text = text.dropFirst(2) }
-            if let integer = Int(text) { return integer }
-            return Self.decimal(text).flatMap { Int(exactly: $0) }
-        case .null, .bool, .unsupported: return nil
-        }
-    }
-
-    /// Finite numbers, whether sent as numbers or as numeric strings.
-    var double: Double? {
-        switch value {
-        case .integer(let integer): return Double(integer)
-        case .number(let number): return number.isFinite ? number : nil
-        case .string(let string):
-            return Self.decimal(string.trimmingCharacters(in: .whitespaces))
-        case .null, .bool, .unsupported: return nil
-        }
-    }
-
-    /// The finite number in `text` when it is written in plain decimal (`-122`, `37.5`, `1e3`),
-    /// else nil. The C library's `strtod` behind `Double(_:)` also reads hex, `inf` and `nan`,
-    /// which no API field means; this rule is the same on every platform.
-    private static func decimal(_ text: some StringProtocol) -> Double? {
-        var bytes = Substring(text).utf8[...]
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        let isDigit: (UInt8) -> Bool = { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        let mantissa = bytes.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
-        guard mantissa.contains(where: isDigit), mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1 else {
-            return nil
-        }
-        var exponent = bytes.dropFirst(mantissa.count)
-        if let e = exponent.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            exponent = exponent.dropFirst()
-            if let sign = exponent.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                exponent = exponent.dropFirst()
-            }
-            guard !exponent.isEmpty, exponent.allSatisfy(isDigit) else { return nil }
-        } else if !exponent.isEmpty {
-            return nil
-        }
-        guard let number = Double(String(text)), number.isFinite else { return nil }
-        return number
-    }
-
-    /// Booleans, `0`/`1`, and the strings `"true"`, `"false"`, `"1"`, `"0"` in any letter case.
-    var bool: Bool? {
-        switch value {
-        case .bool(let bool): return bool
-        case .integer(1): return true
-        case .integer(0): return false
-        case .string(let string):
-            switch string.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "true", "1": return true
-            case "false", "0": return false
-            default: return nil
-            }
-        case .integer, .number, .null, .unsupported: return nil
+            value = .null
         }
     }
 }
@@ -123,61 +188,5 @@ struct LenientElement<Element: Decodable>: Decodable {
 
     init(from decoder: Decoder) {
         element = try? Element(from: decoder)
-    }
-}
-
-/// Decoding that never fails a response because one value has an unexpected JSON type.
-///
-/// Each helper first tries the documented type (the fast path), and only when that fails reads
-/// the value as a `JSONScalar` and converts it where the meaning is clear. Absent keys, `null`
-/// and values that cannot be converted read as nil.
-extension KeyedDecodingContainer {
-    func lenientString(_ key: Key) -> String? {
-        do { return try decodeIfPresent(String.self, forKey: key) } catch {
-            return (try? decode(JSONScalar.self, forKey: key))?.string
-        }
-    }
-
-    func lenientInt(_ key: Key) -> Int? {
-        do { return try decodeIfPresent(Int.self, forKey: key) } catch {
-            return (try? decode(JSONScalar.self, forKey: key))?.integer
-        }
-    }
-
-    func lenientDouble(_ key: Key) -> Double? {
-        do { return try decodeIfPresent(Double.self, forKey: key) } catch {
-            return (try? decode(JSONScalar.self, forKey: key))?.double
-        }
-    }
-
-    func lenientBool(_ key: Key) -> Bool? {
-        do { return try decodeIfPresent(Bool.self, forKey: key) } catch {
-            return (try? decode(JSONScalar.self, forKey: key))?.bool
-        }
-    }
-
-    /// A nested object; a value that is not an object of that shape reads as nil.
-    func lenientObject<Object: Decodable>(_ type: Object.Type, _ key: Key) -> Object? {
-        try? decodeIfPresent(Object.self, forKey: key)
-    }
-
-    /// An array of objects; elements that are not objects are dropped, a non-array reads as nil.
-    func lenientArray<Object: Decodable>(of type: Object.Type, _ key: Key) -> [Object]? {
-        guard let elements = try? decodeIfPresent([LenientElement<Object>].self, forKey: key) else { return nil }
-        return elements.compactMap(\.element)
-    }
-
-    /// An array of strings; numbers are converted, other elements are dropped.
-    func lenientStrings(_ key: Key) -> [String]? {
-        if let strings = try? decodeIfPresent([String].self, forKey: key) { return strings }
-        guard let scalars = try? decodeIfPresent([JSONScalar].self, forKey: key) else { return nil }
-        return scalars.compactMap(\.string)
-    }
-
-    /// An array of integers; numeric strings (also `"AS123"`) are converted, other elements dropped.
-    func lenientInts(_ key: Key) -> [Int]? {
-        if let integers = try? decodeIfPresent([Int].self, forKey: key) { return integers }
-        guard let scalars = try? decodeIfPresent([JSONScalar].self, forKey: key) else { return nil }
-        return scalars.compactMap(\.integer)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The API refreshes this data about every 15 minutes. `isVPN` and `scores` are sent only on
 /// business plans; every flag is nil when the API leaves it out.
-public struct Threat: Codable, Hashable, Sendable {
+public struct Threat: Codable, LenientModel, Hashable, Sendable {
     /// The address is a Tor exit node (`is_tor`).
     public let isTor: Bool?
     /// The address belongs to a VPN provider (`is_vpn`; business plans).
@@ -46,18 +46,21 @@ public struct Threat: Codable, Hashable, Sendable {
 
     /// Decodes the API's `threat` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        isTor = container.lenientBool(.isTor)
-        isVPN = container.lenientBool(.isVPN)
-        isICloudRelay = container.lenientBool(.isICloudRelay)
-        isProxy = container.lenientBool(.isProxy)
-        isDatacenter = container.lenientBool(.isDatacenter)
-        isAnonymous = container.lenientBool(.isAnonymous)
-        isKnownAttacker = container.lenientBool(.isKnownAttacker)
-        isKnownAbuser = container.lenientBool(.isKnownAbuser)
-        isThreat = container.lenientBool(.isThreat)
-        isBogon = container.lenientBool(.isBogon)
-        blocklists = container.lenientArray(of: Blocklist.self, .blocklists)
-        scores = container.lenientObject(ThreatScores.self, .scores)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        isTor = fields.bool(.isTor)
+        isVPN = fields.bool(.isVPN)
+        isICloudRelay = fields.bool(.isICloudRelay)
+        isProxy = fields.bool(.isProxy)
+        isDatacenter = fields.bool(.isDatacenter)
+        isAnonymous = fields.bool(.isAnonymous)
+        isKnownAttacker = fields.bool(.isKnownAttacker)
+        isKnownAbuser = fields.bool(.isKnownAbuser)
+        isThreat = fields.bool(.isThreat)
+        isBogon = fields.bool(.isBogon)
+        blocklists = fields.objects(Blocklist.self, .blocklists)
+        scores = fields.object(ThreatScores.self, .scores)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reputation scores from 0 to 100 (the `threat.scores` object; business plans only).
-public struct ThreatScores: Codable, Hashable, Sendable {
+public struct ThreatScores: Codable, LenientModel, Hashable, Sendable {
     /// How likely the address is a VPN exit, 0–100 (`vpn_score`).
     public let vpnScore: Int?
     /// How likely the address is a proxy, 0–100 (`proxy_score`).
@@ -20,10 +20,13 @@ public struct ThreatScores: Codable, Hashable, Sendable {
 
     /// Decodes the API's `scores` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        vpnScore = container.lenientInt(.vpnScore)
-        proxyScore = container.lenientInt(.proxyScore)
-        threatScore = container.lenientInt(.threatScore)
-        trustScore = container.lenientInt(.trustScore)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        vpnScore = fields.integer(.vpnScore)
+        proxyScore = fields.integer(.proxyScore)
+        threatScore = fields.integer(.threatScore)
+        trustScore = fields.integer(.trustScore)
     }
 }

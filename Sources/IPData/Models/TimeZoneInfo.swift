@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Named `TimeZoneInfo` so that it does not shadow Foundation's `TimeZone`. Every member can be
 /// nil: the API sends an all-`null` object for some addresses.
-public struct TimeZoneInfo: Codable, Hashable, Sendable {
+public struct TimeZoneInfo: Codable, LenientModel, Hashable, Sendable {
     /// The IANA zone name, for example `America/Los_Angeles` (`name`).
     public let name: String?
     /// The abbreviation, for example `PDT`; some zones have only an offset such as `-03` (`abbr`).
@@ -25,11 +25,14 @@ public struct TimeZoneInfo: Codable, Hashable, Sendable {
 
     /// Decodes the API's `time_zone` object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = container.lenientString(.name)
-        abbr = container.lenientString(.abbr)
-        offset = container.lenientString(.offset)
-        isDST = container.lenientBool(.isDST)
-        currentTime = container.lenientString(.currentTime)
+        self.init(fields: try ContainerFields<CodingKeys>(decoder))
+    }
+
+    init(fields: some LenientFields<CodingKeys>) {
+        name = fields.string(.name)
+        abbr = fields.string(.abbr)
+        offset = fields.string(.offset)
+        isDST = fields.bool(.isDST)
+        currentTime = fields.string(.currentTime)
     }
 }
