@@ -36,9 +36,14 @@ package enum Endpoint: Sendable, Equatable {
     /// The request for this call. The key goes in both the `api-key` query parameter (documented
     /// for every call) and the `api-key` header; `fields`, when not empty, in `fields=a,b`.
     package func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
-        var request = URLRequest(url: url(baseURL: baseURL, apiKey: apiKey, fields: fields))
+        urlRequest(RequestBase(baseURL: baseURL, apiKey: apiKey), fields: fields)
+    }
+
+    /// The request for this call to `base`: see `urlRequest(baseURL:apiKey:fields:)`.
+    package func urlRequest(_ base: RequestBase, fields: [String]?) -> URLRequest {
+        var request = URLRequest(url: url(base, fields: fields))
         request.httpMethod = method
-        request.setValue(apiKey, forHTTPHeaderField: "api-key")
+        request.setValue(base.apiKey, forHTTPHeaderField: "api-key")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(IPDataClient.userAgent, forHTTPHeaderField: "User-Agent")
         if case .bulk(let addresses) = self {
@@ -49,21 +54,41 @@ package enum Endpoint: Sendable, Equatable {
     }
 
     func url(baseURL: URL, apiKey: String, fields: [String]?) -> URL {
-        // The base URL may carry a path prefix (https://gateway.example/ipdata): keep it, and
-        // drop any query or fragment of its own.
-        var text = baseURL.absoluteString
-        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
-        while text.hasSuffix("/") { text.removeLast() }
-        text += "/"
+        url(RequestBase(baseURL: baseURL, apiKey: apiKey), fields: fields)
+    }
+
+    func url(_ base: RequestBase, fields: [String]?) -> URL {
+        var text = base.path
         text += pathSegments.map(URLText.pathSegment).joined(separator: "/")
-        text += "?api-key="
-        text += URLText.queryValue(apiKey)
+        text += base.keyQuery
         if let fields, !fields.isEmpty {
             text += "&fields="
             text += fields.map(URLText.queryValue).joined(separator: ",")
         }
-        // Every part was percent-encoded above, so the text is always a URL.
-        return URL(string: text) ?? baseURL
+        // Every part was percent-encoded, so the text is always a URL.
+        return URL(string: text) ?? base.baseURL
+    }
+
+    /// What every request of a client starts with, worked out once: the base URL's text up to
+    /// its path, and the key as a query parameter.
+    package struct RequestBase: Sendable {
+        let baseURL: URL
+        let apiKey: String
+        /// The base URL with one `/` after its path, without a query or fragment of its own: a
+        /// gateway's path prefix (`https://gateway.example/ipdata/`) is kept.
+        let path: String
+        /// `?api-key=` and the key, percent-encoded.
+        let keyQuery: String
+
+        package init(baseURL: URL, apiKey: String) {
+            var text = baseURL.absoluteString
+            if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
+            while text.hasSuffix("/") { text.removeLast() }
+            self.baseURL = baseURL
+            self.apiKey = apiKey
+            self.path = text + "/"
+            self.keyQuery = "?api-key=" + URLText.queryValue(apiKey)
+        }
     }
 
     /// The call that a request with `method`, percent-decoded `pathSegments` and `body` makes, or

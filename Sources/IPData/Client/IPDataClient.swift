@@ -25,6 +25,8 @@ public final class IPDataClient: Sendable {
 
     let apiKey: String
     let baseURL: URL
+    /// The start of every request's URL, worked out once.
+    let requestBase: Endpoint.RequestBase
     /// What carries the requests: a `URLSessionTransport`, or the caller's transport.
     let transport: any IPDataTransport
     let redaction: KeyRedaction
@@ -73,6 +75,7 @@ public final class IPDataClient: Sendable {
     init(apiKey: String, configuration: Configuration, clock: RetryClock) {
         self.apiKey = apiKey
         self.baseURL = configuration.baseURL
+        self.requestBase = Endpoint.RequestBase(baseURL: configuration.baseURL, apiKey: apiKey)
         let limits = URLSessionTransport.Limits(
             deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
         let (transport, slots) = configuration.connection.makeTransport(
@@ -378,7 +381,7 @@ public final class IPDataClient: Sendable {
     /// policy says (see `RetryPolicy`).
     func send(_ endpoint: Endpoint, fields: [String]?) async throws -> Data {
         if let insecureBaseURL { throw insecureBaseURL }
-        let request = endpoint.urlRequest(baseURL: baseURL, apiKey: apiKey, fields: fields)
+        let request = endpoint.urlRequest(requestBase, fields: fields)
         let isBulk: Bool
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
         let start = clock.now()

@@ -39,6 +39,8 @@ final class ConnectionProtocolWatch: Sendable {
     /// Looks at an answer from the server, and changes the client's limit if it tells something new.
     func observe(_ response: URLResponse) {
         guard let response = response as? HTTPURLResponse else { return }
+        // Once HTTP/1.1 has shown, nothing an answer says changes the limit: no header to read.
+        if seen.withLock({ $0 == .http1 }) { return }
         let http1 = Self.showsHTTP1(response)
         let limit = seen.withLock { seen -> Int? in
             switch (seen, http1) {
