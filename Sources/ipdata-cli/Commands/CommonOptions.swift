@@ -174,7 +174,6 @@ struct CommonOptions {
     {
         let cache = usesCache ? try DiskCache.standard(environment: environment) : nil
         let (client, scope) = try makeClientAndScope(environment: environment, console: console)
-        if isVerbose, let cache { console.note("cache: \(cache.directory)") }
         return (client, cache.map { CachedAnswers(cache: $0, scope: scope, fields: fields) })
     }
 
