@@ -153,8 +153,9 @@ final class DiskCache: Sendable {
             index += 1
         }
         index += 1
+        // A JSON object, as the API sends one (a single lookup's ends with a line end).
         guard count > 0, index + count == bytes.count, bytes[index] == UInt8(ascii: "{"),
-            bytes[bytes.count - 1] == UInt8(ascii: "}")
+            bytes[index...].last(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "}")
         else { return nil }
         return Data(bytes[index...])
     }

@@ -165,6 +165,10 @@ final class DiskCacheTests: XCTestCase {
         let bytes = DiskCache.entryBytes(json, key: "8.8.8.8#")
         XCTAssertEqual(DiskCache.entryJSON(Array(bytes), key: "8.8.8.8#"), json)
         XCTAssertNil(DiskCache.entryJSON(Array(bytes), key: "8.8.8.8#ip"))
+        let withLineEnd = json + Data("\n".utf8)
+        XCTAssertEqual(
+            DiskCache.entryJSON(Array(DiskCache.entryBytes(withLineEnd, key: "8.8.8.8#")), key: "8.8.8.8#"), withLineEnd
+        )
     }
 
     // MARK: The bound
