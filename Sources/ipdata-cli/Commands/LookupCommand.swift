@@ -11,7 +11,8 @@ enum LookupCommand {
             + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR")
 
     static let options =
-        [CommonOptions.fields, fieldOption] + CommonOptions.specs.filter { $0 != CommonOptions.fields }
+        [CommonOptions.fields, fieldOption, BulkCommand.dryRunOption]
+        + CommonOptions.specs.filter { $0 != CommonOptions.fields }
 
     static let help = HelpText(
         usage: [
@@ -90,6 +91,9 @@ enum LookupCommand {
         let (client, cache) = try common.makeClientAndCache(
             environment: environment, console: console, fields: common.selection?.topLevelNames)
         defer { cache?.reportWriteProblem(to: console) }
+        if parsed.has(BulkCommand.dryRunOption.name) {
+            return try await dryRun(target, field: field, cache: cache, console: console)
+        }
         if let field {
             return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
         }
@@ -125,6 +129,32 @@ enum LookupCommand {
             lookup.inputs = ["-"]
         }
         return try await lookup.run(stream)
+    }
+
+    /// `--dry-run`: what looking up the addresses would cost (one address: a single lookup;
+    /// several: bulk requests), printed on standard output; nothing is sent.
+    private static func dryRun(_ target: Target, field: String?, cache: CachedAnswers?, console: Console)
+        async throws -> ExitStatus
+    {
+        if field != nil { throw UsageError("--dry-run counts lookups of addresses: leave out --field") }
+        let estimate: DryRun
+        let single: Bool
+        switch target {
+        case .addresses(let ips):
+            let addresses = AsyncStream { continuation in
+                for ip in ips { continuation.yield(ip) }
+                continuation.finish()
+            }
+            estimate = try await DryRun.count(addresses, cache: cache)
+            single = ips.count == 1
+        case .standardInput:
+            estimate = try await DryRun.count(AddressReader(inputs: ["-"], column: .first), cache: cache)
+            single = false
+        case .asn, .ownAddress:
+            throw UsageError("--dry-run counts lookups of addresses: give the addresses")
+        }
+        console.printOutput(estimate.text(singleLookups: single) + "\n")
+        return .success
     }
 
     /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.

@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPData
 import XCTest
 
 @testable import ipdata_cli
@@ -264,6 +265,48 @@ final class CacheTests: CommandLineTestCase {
             "dry run: 250 addresses, 250 distinct, 0 in the cache; 250 to look up in 3 bulk requests; nothing was sent\n"
         )
         XCTAssertEqual(cacheFiles().count, 1, "a dry run keeps nothing")
+    }
+
+    func testADryRunOfALookupCountsSingleLookupsAndBulkRequests() throws {
+        _ = try requests(expecting: 1) { _ = try cached(["8.8.8.8"] + base) }
+        var one: BuiltBinary.Run!
+        var two: BuiltBinary.Run!
+        let sent = try requests(expecting: 0) {
+            one = try cached(["1.1.1.1", "--dry-run"] + base)
+            two = try cached(["8.8.8.8", "1.1.1.1", "--dry-run"] + base)
+        }
+        XCTAssertEqual(sent, 0)
+        XCTAssertEqual(
+            one.stdout,
+            "dry run: 1 address, 1 distinct, 0 in the cache; 1 to look up in 1 single lookup; nothing was sent\n")
+        XCTAssertEqual(
+            two.stdout,
+            "dry run: 2 addresses, 2 distinct, 1 in the cache; 1 to look up in 1 bulk request; nothing was sent\n")
+        let asn = try cached(["AS15169", "--dry-run"] + base)
+        XCTAssertEqual(asn.status, 2)
+        XCTAssertEqual(
+            asn.stderrLines, ["ipdata: --dry-run counts lookups of addresses: give the addresses (see ipdata --help)"])
+    }
+
+    func testTwoRunsAtOnceShareTheCache() throws {
+        let addresses = (0..<300).map { "9.8.\($0 / 256).\($0 % 256)" }.joined(separator: "\n") + "\n"
+        let stdin = try makeFile(addresses, named: "ips.txt")
+        let environment = childEnvironment(key: key, extra: ["IPDATA_CACHE_DIR": cacheFolder.path])
+        let arguments = ["bulk", "-q", stdin.path] + base
+        let runs = Locked<[BuiltBinary.Run]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let run = try? BuiltBinary.run(arguments, environment: environment) {
+                runs.withLock { $0.append(run) }
+            }
+        }
+        let both = runs.withLock { $0 }
+        XCTAssertEqual(both.count, 2)
+        XCTAssertEqual(both.map(\.status), [0, 0], both.map(\.stderr).joined())
+        XCTAssertEqual(both[0].stdoutBytes, both[1].stdoutBytes)
+        XCTAssertEqual(cacheFiles().count, 300, "one entry an address, and no temporary file left")
+        var again: BuiltBinary.Run!
+        XCTAssertEqual(try requests(expecting: 0) { again = try cached(arguments) }, 0)
+        XCTAssertEqual(again.stdoutBytes, both[0].stdoutBytes)
     }
 }
 #endif
