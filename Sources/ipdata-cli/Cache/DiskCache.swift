@@ -78,9 +78,13 @@ final class DiskCache: Sendable {
     static let directoryVariable = "IPDATA_CACHE_DIR"
     static let maxEntriesVariable = "IPDATA_CACHE_MAX_ENTRIES"
 
-    /// The cache's folder for `environment`; nil when there is no home to put it in.
+    /// The cache's folder for `environment` (a relative `IPDATA_CACHE_DIR` is taken from the
+    /// current folder); nil when there is no home to put it in.
     static func location(environment: [String: String]) -> String? {
-        if let given = environment[directoryVariable], !given.isEmpty { return given }
+        if let given = environment[directoryVariable], !given.isEmpty {
+            guard !given.hasPrefix("/") else { return given }
+            return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(given)
+        }
         // The XDG base directory specification: a relative path is to be ignored.
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
             return (base as NSString).appendingPathComponent("ipdata")

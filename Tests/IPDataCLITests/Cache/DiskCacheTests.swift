@@ -282,6 +282,9 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertEqual(DiskCache.location(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]), "/h/.cache/ipdata")
         XCTAssertEqual(DiskCache.location(environment: ["HOME": "/h"]), "/h/.cache/ipdata")
         XCTAssertNil(DiskCache.location(environment: [:]))
+        XCTAssertEqual(
+            DiskCache.location(environment: ["IPDATA_CACHE_DIR": "here"]),
+            FileManager.default.currentDirectoryPath + "/here")
         XCTAssertEqual(try DiskCache.maxEntries(environment: [:]), DiskCache.defaultMaxEntries)
         XCTAssertEqual(try DiskCache.maxEntries(environment: ["IPDATA_CACHE_MAX_ENTRIES": "5000"]), 5000)
         XCTAssertThrowsError(try DiskCache.maxEntries(environment: ["IPDATA_CACHE_MAX_ENTRIES": "lots"]))
