@@ -195,7 +195,7 @@ if [ -n "${IPDATA_SWIFT_BENCH:-}" ]; then
     if [ -n "${IPDATA_CLI:-}" ]; then
         run_bench "ipdata bulk (CLI) 100k, 4 in flight" bash -c '
             start=$(date +%s.%N)
-            "$1" bulk --base-url "$2" --api-key "$3" --concurrency 4 --no-progress "$4" >/dev/null 2>/dev/null
+            "$1" bulk --no-cache --base-url "$2" --api-key "$3" --concurrency 4 --no-progress "$4" >/dev/null 2>/dev/null
             status=$?
             end=$(date +%s.%N)
             printf "{\"client\":\"ipdata CLI\",\"mode\":\"bulk\",\"ips\":100000,\"seconds\":%s,\"ips_per_second\":%s,\"exit\":%s}\n" \

@@ -89,6 +89,7 @@ enum IPDataCommand {
         case grep
         case enrich
         case summarize
+        case cache
         case `init`
         case help
         case completion
@@ -102,6 +103,7 @@ enum IPDataCommand {
             case .grep: return "find the IP addresses in any text"
             case .enrich: return "add the data of each line's addresses to a CSV, JSON lines or log file"
             case .summarize: return "totals, top countries and networks, threats of a list"
+            case .cache: return "show what the cache of answers holds, or empty it"
             case .`init`: return "store your API key"
             case .help: return "show the help of a command"
             case .completion: return "print a completion script for bash, zsh or fish"
@@ -117,6 +119,7 @@ enum IPDataCommand {
             case .grep: return GrepCommand.help
             case .enrich: return EnrichCommand.help
             case .summarize: return SummarizeCommand.help
+            case .cache: return CacheCommand.help
             case .`init`: return InitCommand.help
             case .help: return HelpCommand.help
             case .completion: return CompletionCommand.help
@@ -132,6 +135,7 @@ enum IPDataCommand {
             case .grep: return GrepCommand.options
             case .enrich: return EnrichCommand.options
             case .summarize: return SummarizeCommand.options
+            case .cache: return CacheCommand.options
             case .`init`: return InitCommand.options
             case .help: return HelpCommand.options
             case .completion: return CompletionCommand.options
@@ -198,6 +202,7 @@ enum IPDataCommand {
             case .grep: return try await GrepCommand.run(parsed, console: console)
             case .enrich: return try await EnrichCommand.run(parsed, environment: environment, console: console)
             case .summarize: return try await SummarizeCommand.run(parsed, environment: environment, console: console)
+            case .cache: return try CacheCommand.run(parsed, environment: environment, console: console)
             case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
             case .help: return try HelpCommand.run(parsed, console: console)
             case .completion: return try CompletionCommand.run(parsed, console: console)

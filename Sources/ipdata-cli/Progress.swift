@@ -77,6 +77,9 @@ final class Progress {
     private(set) var records = 0
     private(set) var failures = 0
 
+    /// How many answers came from the disk cache so far, when the run reads it.
+    var cacheHits: (() -> Int)?
+
     private let console: Console
     private let showsBar: Bool
     private let total: Int?
@@ -137,7 +140,7 @@ final class Progress {
         console.note(
             Self.summaryText(
                 records: records, failures: failures, notAttempted: notAttempted, requests: events.requestsSent,
-                elapsed: ProcessInfo.processInfo.systemUptime - start))
+                cached: cacheHits?() ?? 0, elapsed: ProcessInfo.processInfo.systemUptime - start))
     }
 
     /// The bar, in fewer than `width` columns: `[#####-----]  33%  330/1000 records  4 requests  1.2 s`
@@ -167,12 +170,15 @@ final class Progress {
     }
 
     /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`, with
-    /// `6000 not attempted` before the requests when the run stopped.
+    /// `6000 not attempted` before the requests when the run stopped, and `9000 answers from the
+    /// cache` after them when any came from there.
     static func summaryText(
-        records: Int, failures: Int, notAttempted: String? = nil, requests: Int, elapsed: TimeInterval
+        records: Int, failures: Int, notAttempted: String? = nil, requests: Int, cached: Int = 0,
+        elapsed: TimeInterval
     ) -> String {
         "\(plural(records, "record")), \(failures) failed, " + (notAttempted.map { $0 + ", " } ?? "")
-            + "\(plural(requests, "request")) sent, \(seconds(elapsed)) elapsed"
+            + "\(plural(requests, "request")) sent, "
+            + (cached > 0 ? "\(plural(cached, "answer")) from the cache, " : "") + "\(seconds(elapsed)) elapsed"
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

@@ -11,25 +11,48 @@ import Foundation
 ///
 /// It is driven by the consumer: `next()` tops the window up before waiting for the oldest
 /// lookup, so nothing is read or sent ahead of what the window allows.
+///
+/// With `LookupStreamOptions.keptAnswers`, an address answered there is not sent: its result
+/// rides with the chunk read around it, in its place, so that the requests stay full. A chunk
+/// holds at most `mostAddressesRead` addresses, sent or not, and a run of kept answers with no
+/// address to send takes a place in the window of its own, so memory stays bounded.
 final class LookupPipeline {
     /// One lookup of the window, in input order.
     private enum Unit {
-        /// Sent: its results, or nil when its addresses must be looked up one by one instead.
-        case running(Task<[IPLookupResult]?, Never>, addresses: [String])
+        /// Sent: its results, or nil when its addresses must be looked up one by one instead;
+        /// `kept` are the results answered without a request, at their places among them.
+        case running(Task<[IPLookupResult]?, Never>, addresses: [String], kept: [KeptResult])
         /// Waiting for room in the window: an address to look up on its own.
         case waiting(String)
+        /// Results at hand, in order: kept answers with no request around them.
+        case answered([IPLookupResult])
 
         var isRunning: Bool {
             if case .running = self { return true }
             return false
         }
+
+        var isWaiting: Bool {
+            if case .waiting = self { return true }
+            return false
+        }
     }
+
+    /// A result answered without a request, and its place among the results of its unit.
+    private struct KeptResult {
+        let position: Int
+        let result: IPLookupResult
+    }
+
+    /// The most addresses one chunk reads, those answered without a request included.
+    static let mostAddressesRead = 10 * APIMessage.bulkLimit
 
     private let client: IPDataClient
     private let fields: [String]?
     private let concurrency: Int
     private let source: any AddressSource
     private let mode: BulkMode
+    private let keptAnswers: (any KeptAnswers)?
     private var queue: [Unit] = []
     private var ready: [IPLookupResult] = []
     private var readyIndex = 0
@@ -42,8 +65,10 @@ final class LookupPipeline {
         self.fields = fields
         self.concurrency = max(1, options.concurrency)
         self.source = source
+        self.keptAnswers = options.keptAnswers
         self.mode = BulkMode(
-            fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON, onEvent: options.onEvent)
+            fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON, keeper: options.keptAnswers,
+            onEvent: options.onEvent)
     }
 
     deinit {
@@ -71,28 +96,60 @@ final class LookupPipeline {
                 }
                 return nil
             }
-            // `topUp` starts the oldest units first, so the oldest is running.
-            guard case .running(let oldest, let addresses) = queue.removeFirst() else { continue }
+            let oldest: Task<[IPLookupResult]?, Never>
+            let addresses: [String]
+            let kept: [KeptResult]
+            // `topUp` starts the oldest units first, so the oldest is running or answered.
+            switch queue.removeFirst() {
+            case .answered(let results):
+                (ready, readyIndex) = (results, 0)
+                continue
+            case .waiting(let address):
+                queue.insert(start([address], kept: []), at: 0)
+                continue
+            case .running(let task, let sent, let answered):
+                (oldest, addresses, kept) = (task, sent, answered)
+            }
             let pending = queue
             let results = await withTaskCancellationHandler {
                 await oldest.value
             } onCancel: {
                 oldest.cancel()
-                for case .running(let task, _) in pending { task.cancel() }
+                for case .running(let task, _, _) in pending { task.cancel() }
             }
             // Results of requests cut short by the cancellation are not the API's answers: drop them.
             guard !Task.isCancelled else { return stop() }
             guard let results else {
-                // The plan refused bulk requests: these addresses go one by one, in their place.
-                queue.insert(contentsOf: addresses.map(Unit.waiting), at: 0)
+                // The plan refused bulk requests: these addresses go one by one, in their place,
+                // and the kept answers among them stay in theirs.
+                let units = Self.merged(addresses.map(Unit.waiting), kept.map { ($0.position, .answered([$0.result])) })
+                queue.insert(contentsOf: units, at: 0)
                 continue
             }
-            (ready, readyIndex) = (results, 0)
+            (ready, readyIndex) = (Self.merged(results, kept.map { ($0.position, $0.result) }), 0)
         }
     }
 
+    /// `sent` with each element of `kept` inserted at its position.
+    private static func merged<Element>(_ sent: [Element], _ kept: [(Int, Element)]) -> [Element] {
+        guard !kept.isEmpty else { return sent }
+        var all: [Element] = []
+        all.reserveCapacity(sent.count + kept.count)
+        var (nextSent, nextKept) = (0, 0)
+        while nextSent < sent.count || nextKept < kept.count {
+            if nextKept < kept.count, kept[nextKept].0 == all.count || nextSent == sent.count {
+                all.append(kept[nextKept].1)
+                nextKept += 1
+            } else {
+                all.append(sent[nextSent])
+                nextSent += 1
+            }
+        }
+        return all
+    }
+
     private func cancelAll() {
-        for case .running(let task, _) in queue { task.cancel() }
+        for case .running(let task, _, _) in queue { task.cancel() }
     }
 
     private func stop() -> IPLookupResult? {
@@ -106,36 +163,65 @@ final class LookupPipeline {
 
     /// Starts lookups until the window is full: first the waiting addresses, oldest first, then
     /// new ones from the input until it ends. When the input throws, the addresses read before
-    /// are still looked up and the error is kept for later.
+    /// are still looked up and the error is kept for later. A run of kept answers with no address
+    /// to send around it takes a place in the window, as a lookup does.
     private func topUp() async {
         var running = queue.filter(\.isRunning).count
         for index in queue.indices where running < concurrency {
             guard case .waiting(let address) = queue[index] else { continue }
-            queue[index] = start([address])
+            queue[index] = start([address], kept: [])
             running += 1
         }
-        while !inputEnded, running < concurrency, !queue.contains(where: { !$0.isRunning }) {
+        running += queue.filter { if case .answered = $0 { return true } else { return false } }.count
+        while !inputEnded, running < concurrency, !queue.contains(where: \.isWaiting) {
             let size = mode.usesSingleLookups ? 1 : APIMessage.bulkLimit
             var chunk: [String] = []
+            var kept: [KeptResult] = []
             chunk.reserveCapacity(size)
             do {
-                while chunk.count < size, let address = try await source.next() {
-                    chunk.append(address)
+                while chunk.count < size, chunk.count + kept.count < Self.mostAddressesRead {
+                    guard let address = try await source.next() else {
+                        inputEnded = true
+                        break
+                    }
+                    if let result = keptResult(for: address) {
+                        kept.append(KeptResult(position: chunk.count + kept.count, result: result))
+                    } else {
+                        chunk.append(address)
+                    }
                 }
             } catch {
                 inputError = error
+                inputEnded = true
             }
-            if chunk.count < size { inputEnded = true }
-            guard !chunk.isEmpty else { return }
-            queue.append(start(chunk))
+            if chunk.isEmpty {
+                guard !kept.isEmpty else { return }
+                queue.append(.answered(kept.map(\.result)))
+            } else {
+                queue.append(start(chunk, kept: kept))
+            }
             running += 1
         }
     }
 
-    private func start(_ addresses: [String]) -> Unit {
+    /// The result of `address` from the kept answers, if they hold it (and, for a stream that
+    /// hands out decoded answers, it decodes).
+    private func keptResult(for address: String) -> IPLookupResult? {
+        guard let keptAnswers, let json = keptAnswers.answer(for: address) else { return nil }
+        if mode.keepsJSON {
+            return IPLookupResult(ip: address, result: .success(IPResponse(undecoded: address)), json: json)
+        }
+        guard let response = try? client.decode(IPResponse.self, from: json), response.message == nil else {
+            return nil
+        }
+        return IPLookupResult(ip: address, result: .success(response))
+    }
+
+    private func start(_ addresses: [String], kept: [KeptResult]) -> Unit {
         let (client, fields, mode) = (client, fields, mode)
         return .running(
-            Task { await ChunkLookup.run(addresses, client: client, fields: fields, mode: mode) }, addresses: addresses)
+            Task { await ChunkLookup.run(addresses, client: client, fields: fields, mode: mode) }, addresses: addresses,
+            kept: kept)
     }
 }
 
@@ -156,14 +242,26 @@ enum ChunkLookup {
         _ chunk: [String], client: IPDataClient, fields: [String]?, mode: BulkMode
     ) async -> [IPLookupResult]? {
         do {
-            let answers = try await client.bulkLookupAnswers(chunk, fields: fields, keepsJSON: mode.keepsJSON) {
+            // Kept answers need the bytes, even for a stream that hands out decoded answers.
+            let keepsJSON = mode.keepsJSON || mode.keeper != nil
+            let answers = try await client.bulkLookupAnswers(chunk, fields: fields, keepsJSON: keepsJSON) {
                 count in mode.onEvent?(.requestSent(addresses: count))
             }
             return zip(chunk, answers).map { address, answer in
                 if let message = answer.response.message {
                     return IPLookupResult(ip: address, result: .failure(.badRequest(message)))
                 }
-                return IPLookupResult(ip: address, result: .success(answer.response), json: answer.json)
+                guard let json = answer.json else {
+                    return IPLookupResult(ip: address, result: .success(answer.response))
+                }
+                mode.keeper?.keep(json, for: address)
+                if mode.keepsJSON { return IPLookupResult(ip: address, result: .success(answer.response), json: json) }
+                // Decoded here, as `bulkLookupAnswers` does without `keepsJSON`.
+                guard let response = try? client.decode(IPResponse.self, from: json) else {
+                    return IPLookupResult(
+                        ip: address, result: .failure(.badRequest("The API sent no readable result for this address.")))
+                }
+                return IPLookupResult(ip: address, result: .success(response))
             }
         } catch let error as IPDataError {
             guard mode.fallsBack, APIMessage.isBulkNotInPlan(error) else {
@@ -185,6 +283,7 @@ enum ChunkLookup {
             let answer = try await client.lookupAnswer(address, fields: fields) {
                 mode.onEvent?(.requestSent(addresses: 1))
             }
+            if let json = answer.json { mode.keeper?.keep(json, for: address) }
             return IPLookupResult(
                 ip: address, result: .success(answer.response), json: mode.keepsJSON ? answer.json : nil)
         } catch let error as IPDataError {
@@ -203,12 +302,18 @@ final class BulkMode: Sendable {
     let fallsBack: Bool
     /// Results carry the bytes of the API's answer (`LookupStreamOptions.keepsJSON`).
     let keepsJSON: Bool
+    /// Where each answer's bytes go (`LookupStreamOptions.keptAnswers`).
+    let keeper: (any KeptAnswers)?
     let onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     private let singleLookups = Locked(false)
 
-    init(fallsBack: Bool, keepsJSON: Bool = false, onEvent: (@Sendable (LookupStreamEvent) -> Void)?) {
+    init(
+        fallsBack: Bool, keepsJSON: Bool = false, keeper: (any KeptAnswers)? = nil,
+        onEvent: (@Sendable (LookupStreamEvent) -> Void)?
+    ) {
         self.fallsBack = fallsBack
         self.keepsJSON = keepsJSON
+        self.keeper = keeper
         self.onEvent = onEvent
     }
 

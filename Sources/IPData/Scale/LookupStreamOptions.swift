@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a lookup of many addresses runs.
 public struct LookupStreamOptions: Sendable {
     /// How many requests may be in flight at once (at least 1; default 4).
@@ -15,6 +17,11 @@ public struct LookupStreamOptions: Sendable {
     /// elements of a bulk answer are then not decoded, unless they may be a rejection: their
     /// `response` holds only `ip`, and they are not cached.
     package var keepsJSON = false
+
+    /// Answers kept between runs (the `ipdata` command's disk cache): an address it holds is
+    /// answered from it, in its place in the order, without a request; each answer the API sends
+    /// for an address is given to it. The stream's events count only the requests sent.
+    package var keptAnswers: (any KeptAnswers)?
 
     /// Options for a lookup of many addresses.
     public init(
@@ -34,4 +41,14 @@ public enum LookupStreamEvent: Sendable {
     case requestSent(addresses: Int)
     /// The plan refused bulk requests; the stream carries on with single lookups. Sent once.
     case switchedToSingleLookups
+}
+
+/// Answers a tool keeps between runs, as the bytes the API sent for one address (the `ipdata`
+/// command's disk cache): read before an address is sent, filled with each successful answer.
+/// Both are called from any thread; neither may throw or block for long.
+package protocol KeptAnswers: Sendable {
+    /// The bytes of the answer kept for `address` (as given, not yet checked), or nil.
+    func answer(for address: String) -> Data?
+    /// Keeps `json`, the API's answer for `address`.
+    func keep(_ json: Data, for address: String)
 }

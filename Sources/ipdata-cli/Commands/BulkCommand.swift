@@ -26,6 +26,10 @@ enum BulkCommand {
         help: "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
             + "\(AddressReader.defaultMaximumRangeAddresses)); a larger one is a failed record, and nothing of it "
             + "is looked up")
+    static let dryRunOption = OptionSpec(
+        "dry-run",
+        help: "send nothing: print on standard output how many addresses the input holds, how many are "
+            + "distinct, how many the cache answers, and the requests the run would send")
     /// `--format` as bulk reads it: the same option, whose default here is JSON lines whatever
     /// the number of addresses.
     static let formatOption = OptionSpec(
@@ -33,7 +37,7 @@ enum BulkCommand {
         help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
 
     static let options =
-        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption, resumeOption]
+        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption, resumeOption, dryRunOption]
         + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
 
     static let help = HelpText(
@@ -76,9 +80,18 @@ enum BulkCommand {
             ?? AddressReader.defaultMaximumRangeAddresses
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
-        let client = try common.makeClient(environment: environment, console: console)
+        let (client, cache) = try common.makeClientAndCache(
+            environment: environment, console: console, fields: common.selection?.topLevelNames)
         common.selection?.warnAboutUnknownNames(kind: .address, shape: .list, console: console)
         let resumes = parsed.has(resumeOption.name)
+        let csv = parsed.has(columnOption.name)
+        if parsed.has(dryRunOption.name) {
+            if resumes { throw UsageError("use --dry-run or --resume, not both") }
+            let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
+            let estimate = try await DryRun.count(reader, cache: cache)
+            console.printOutput(estimate.text(singleLookups: false) + "\n")
+            return .success
+        }
         var skipped: Set<String> = []
         let writer: RecordWriter
         if resumes {
@@ -102,7 +115,6 @@ enum BulkCommand {
             writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
         }
 
-        let csv = parsed.has(columnOption.name)
         let ledger = InputLedger()
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
@@ -126,6 +138,8 @@ enum BulkCommand {
             concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) })
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
+        options.keptAnswers = cache
+        progress.cacheHits = cache.map { cache in { cache.hits } }
         let stream = client.lookupStream(addresses, fields: common.selection?.topLevelNames, options: options)
         var lookup = StreamingLookup(
             selection: common.selection,
@@ -136,6 +150,7 @@ enum BulkCommand {
         lookup.inputs = inputs
         lookup.printsSummary = true
         if case .name = column { lookup.inputsHaveHeaders = true }
+        defer { cache?.reportWriteProblem(to: console) }
         do {
             return try await lookup.run(stream)
         } catch let error as CommandError {

@@ -35,12 +35,15 @@ struct CommonOptions {
             + "to start again after a stop are still printed")
     static let verbose = OptionSpec(
         "verbose", help: "print where the API key comes from, and each request (key hidden) with its status and time")
+    static let noCache = OptionSpec(
+        "no-cache",
+        help: "neither read nor fill the cache of answers (see `ipdata cache --help`): every address is sent")
     static let help = OptionSpec("help", short: "h", help: "show this help")
     static let version = OptionSpec("version", help: "print the version")
 
     /// The options in the order help lists them.
     static let specs = [
-        fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, quiet, verbose, help, version,
+        fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, noCache, quiet, verbose, help, version,
     ]
 
     /// The `--fields` selection, if any.
@@ -63,6 +66,8 @@ struct CommonOptions {
     let isQuiet: Bool
     /// `--verbose`: where the key comes from, and each request, on standard error.
     let isVerbose: Bool
+    /// `--no-cache`: answers are neither read from nor kept in the disk cache.
+    let usesCache: Bool
 
     /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
     init(_ parsed: ParsedArguments) throws {
@@ -75,6 +80,7 @@ struct CommonOptions {
         isSandbox = parsed.has(Self.sandbox.name)
         isQuiet = parsed.has(Self.quiet.name)
         isVerbose = parsed.has(Self.verbose.name)
+        usesCache = !parsed.has(Self.noCache.name)
         if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
         retryCount = try Self.wholeNumber(parsed, Self.retries, in: 0...10, unit: "") ?? 3
         // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
@@ -128,11 +134,18 @@ struct CommonOptions {
     /// With `--verbose`, standard error says where the key comes from, and the client reports
     /// each request there as it ends (see `RequestLog`).
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
+        try makeClientAndScope(environment: environment, console: console).client
+    }
+
+    /// `makeClient(environment:console:)`, with the scope of its answers in the disk cache.
+    func makeClientAndScope(environment: [String: String], console: Console) throws
+        -> (client: IPDataClient, scope: CacheScope)
+    {
         if isSandbox {
             console.note("sandbox: sample data, not live")
             var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
             configuration.onRequestEnd = requestLog(console)
-            return IPDataClient(apiKey: "sandbox-key", configuration: configuration)
+            return (IPDataClient(apiKey: "sandbox-key", configuration: configuration), .sandbox)
         }
         let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
         if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
@@ -150,7 +163,18 @@ struct CommonOptions {
             baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
         clientConfiguration.onRequestEnd = requestLog(console)
-        return IPDataClient(apiKey: key, configuration: clientConfiguration)
+        return (IPDataClient(apiKey: key, configuration: clientConfiguration), .api(baseURL: baseURL, key: key))
+    }
+
+    /// The client, and unless `--no-cache` the disk cache of its answers for `fields` (nil
+    /// without a place for it: no home folder). Throws what `makeClient` throws, and a usage
+    /// error for a bad `IPDATA_CACHE_MAX_ENTRIES`.
+    func makeClientAndCache(environment: [String: String], console: Console, fields: [String]?) throws
+        -> (client: IPDataClient, cache: CachedAnswers?)
+    {
+        let cache = usesCache ? try DiskCache.standard(environment: environment) : nil
+        let (client, scope) = try makeClientAndScope(environment: environment, console: console)
+        return (client, cache.map { CachedAnswers(cache: $0, scope: scope, fields: fields) })
     }
 
     /// With `--verbose`, what prints each request as it ends (see `RequestLog`); else nil.

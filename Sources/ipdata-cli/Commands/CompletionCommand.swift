@@ -73,6 +73,7 @@ enum CompletionCommand {
         case .lookup: return commandWords.map(\.rawValue).joined(separator: " ")
         case .help: return commandWords.map(\.rawValue).joined(separator: " ")
         case .completion: return Shell.allCases.map(\.rawValue).joined(separator: " ")
+        case .cache: return CacheCommand.Action.allCases.map(\.rawValue).joined(separator: " ")
         case .bulk, .grep, .enrich, .summarize, .`init`, .man: return nil
         }
     }
@@ -146,7 +147,7 @@ enum CompletionCommand {
                 lines.append(line + " -d \(quoted(option.help))")
             }
             if readsFiles(command) { lines.append("complete -c ipdata -n \(quoted(condition)) -F") }
-            if command == .help || command == .completion, let values = positionalWords(command) {
+            if [.help, .completion, .cache].contains(command), let values = positionalWords(command) {
                 lines.append("complete -c ipdata -n \(quoted(condition)) -a \(quoted(values))")
             }
         }

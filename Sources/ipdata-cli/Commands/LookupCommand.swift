@@ -11,7 +11,8 @@ enum LookupCommand {
             + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR")
 
     static let options =
-        [CommonOptions.fields, fieldOption] + CommonOptions.specs.filter { $0 != CommonOptions.fields }
+        [CommonOptions.fields, fieldOption, BulkCommand.dryRunOption]
+        + CommonOptions.specs.filter { $0 != CommonOptions.fields }
 
     static let help = HelpText(
         usage: [
@@ -87,7 +88,12 @@ enum LookupCommand {
                 !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
-        let client = try common.makeClient(environment: environment, console: console)
+        let (client, cache) = try common.makeClientAndCache(
+            environment: environment, console: console, fields: common.selection?.topLevelNames)
+        defer { cache?.reportWriteProblem(to: console) }
+        if parsed.has(BulkCommand.dryRunOption.name) {
+            return try await dryRun(target, field: field, cache: cache, console: console)
+        }
         if let field {
             return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
         }
@@ -100,7 +106,7 @@ enum LookupCommand {
         }
         common.selection?.warnAboutUnknownNames(kind: kind, shape: shape, console: console)
         guard shape == .list else {
-            return try await lookUpOne(target, client: client, common: common, console: console)
+            return try await lookUpOne(target, client: client, cache: cache, common: common, console: console)
         }
         let progress = Progress(console: console, showsBar: false)
         let events = progress.events
@@ -108,6 +114,7 @@ enum LookupCommand {
         var options = LookupStreamOptions(onEvent: { events.record($0) })
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
+        options.keptAnswers = cache
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
@@ -124,19 +131,53 @@ enum LookupCommand {
         return try await lookup.run(stream)
     }
 
-    /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.
-    private static func lookUpOne(_ target: Target, client: IPDataClient, common: CommonOptions, console: Console)
+    /// `--dry-run`: what looking up the addresses would cost (one address: a single lookup;
+    /// several: bulk requests), printed on standard output; nothing is sent.
+    private static func dryRun(_ target: Target, field: String?, cache: CachedAnswers?, console: Console)
         async throws -> ExitStatus
     {
+        if field != nil { throw UsageError("--dry-run counts lookups of addresses: leave out --field") }
+        let estimate: DryRun
+        let single: Bool
+        switch target {
+        case .addresses(let ips):
+            let addresses = AsyncStream { continuation in
+                for ip in ips { continuation.yield(ip) }
+                continuation.finish()
+            }
+            estimate = try await DryRun.count(addresses, cache: cache)
+            single = ips.count == 1
+        case .standardInput:
+            estimate = try await DryRun.count(AddressReader(inputs: ["-"], column: .first), cache: cache)
+            single = false
+        case .asn, .ownAddress:
+            throw UsageError("--dry-run counts lookups of addresses: give the addresses")
+        }
+        console.printOutput(estimate.text(singleLookups: single) + "\n")
+        return .success
+    }
+
+    /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.
+    private static func lookUpOne(
+        _ target: Target, client: IPDataClient, cache: CachedAnswers?, common: CommonOptions, console: Console
+    ) async throws -> ExitStatus {
         let fields = common.selection?.topLevelNames
         // An address's answer is written from the bytes the API sent (see `JSONWriter`).
-        let answer: IPDataClient.Answer
+        // The bytes to print, else the decoded answer (from the library's memory cache).
+        let answer: (json: Data?, response: IPResponse?)
         do {
             switch target {
             case .ownAddress:
-                answer = try await client.ownAddressAnswer(fields: fields)
+                let sent = try await client.ownAddressAnswer(fields: fields)
+                answer = (sent.json, sent.response)
             case .addresses(let ips):
-                answer = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
+                if let json = cache?.answer(for: ips[0]) {
+                    answer = (json, nil)
+                } else {
+                    let sent = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
+                    if let json = sent.json { cache?.keep(json, for: ips[0]) }
+                    answer = (sent.json, sent.response)
+                }
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)
                 try write(record, kind: .asn, common: common)
@@ -152,8 +193,8 @@ enum LookupCommand {
         let selection = common.selection
         if let json = answer.json {
             try writer.write(json: json, orRecord: { try Record(json: json, selection: selection) })
-        } else {
-            try writer.write(try Record(encoding: answer.response, selection: selection))
+        } else if let response = answer.response {
+            try writer.write(try Record(encoding: response, selection: selection))
         }
         try writer.finish()
         OutputSink.current?.markComplete()

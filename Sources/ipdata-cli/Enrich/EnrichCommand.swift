@@ -88,7 +88,9 @@ enum EnrichCommand {
             : FieldSelection(parsing: parsed.allValues(fieldsOption.name))
         let column = parsed.value(columnOption.name)
         let key = parsed.value(keyOption.name) ?? "ipdata"
-        let client = try common.makeClient(environment: environment, console: console)
+        let (client, cache) = try common.makeClientAndCache(
+            environment: environment, console: console, fields: fields.topLevelNames)
+        defer { cache?.reportWriteProblem(to: console) }
         let sink = try common.openOutput(inputs: [input])
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
@@ -98,7 +100,9 @@ enum EnrichCommand {
         let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
         var failures = LookupFailures()
         // Lines are written in order as their answers come in; lines without an address with them.
-        for try await result in client.lookupStream(addresses, fields: fields.topLevelNames) {
+        var options = LookupStreamOptions()
+        options.keptAnswers = cache
+        for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
             if let error = result.error, error.stopsTheRun { throw error }
             if let error = result.error { failures.record(error) }
             let ready = queue.withLock { $0.answer(with: result) }
@@ -107,6 +111,7 @@ enum EnrichCommand {
         for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
         if let problem = addresses.problem.withLock({ $0 }) { throw problem }
         sink.markComplete()
+        if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
         failures.report(to: console, what: "their lines carry the error")
         return failures.status
     }

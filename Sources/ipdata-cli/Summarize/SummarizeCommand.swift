@@ -55,9 +55,13 @@ enum SummarizeCommand {
         }
         // Addresses need a key; records do not. A missing key is said when the first address comes.
         var keyProblem: (any Error)?
+        let fields = ["ip", "country_name", "country_code", "asn", "company", "threat"]
         let client: IPDataClient
+        var cache: CachedAnswers?
         do {
-            client = try common.makeClient(environment: environment, console: console)
+            (client, cache) = try common.makeClientAndCache(environment: environment, console: console, fields: fields)
+        } catch let error as UsageError {
+            throw error
         } catch {
             keyProblem = error
             // Never sends: the input stops at the first address, with `keyProblem`.
@@ -65,8 +69,10 @@ enum SummarizeCommand {
         }
         let summary = Locked(Summary())
         let input = SummaryInput(inputs: inputs, summary: summary, keyProblem: keyProblem)
-        let stream = client.lookupStream(
-            input, fields: ["ip", "country_name", "country_code", "asn", "company", "threat"])
+        defer { cache?.reportWriteProblem(to: console) }
+        var options = LookupStreamOptions()
+        options.keptAnswers = cache
+        let stream = client.lookupStream(input, fields: fields, options: options)
         var failures = LookupFailures()
         for try await result in stream {
             if let error = result.error {
@@ -78,6 +84,7 @@ enum SummarizeCommand {
         }
         let text = summary.withLock { asJSON ? $0.json(top: top) : $0.table(top: top) }
         console.printOutput(text)
+        if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
         failures.report(to: console, what: "the summary counts them as without an answer")
         // A dead server or a server error is not summarised away: its exit status says so.
         return failures.status

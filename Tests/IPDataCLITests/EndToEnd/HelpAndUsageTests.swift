@@ -29,13 +29,15 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["help", "init"], "usage: ipdata init [OPTIONS] [KEY]\n"),
             (["help", "grep"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
             (["grep", "--help"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
+            (["cache", "--help"], "usage: ipdata cache info | clear\n"),
+            (["help", "cache"], "usage: ipdata cache info | clear\n"),
             (
                 ["help", "help"],
-                "usage: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man]\n"
+                "usage: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
             ),
             (
                 ["help", "--help"],
-                "usage: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man]\n"
+                "usage: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
             ),
         ]
         for (arguments, start) in cases {
@@ -70,15 +72,19 @@ final class HelpAndUsageTests: CommandLineTestCase {
                 ["8.8.8.8", "--field", "asn", "--format", "csv"],
                 "--field prints one value: leave out --fields and --format (see ipdata --help)"
             ),
+            (["cache"], "cache takes one action: ipdata cache info | clear (see ipdata cache --help)"),
+            (["cache", "empty"], "cache takes one action: ipdata cache info | clear (see ipdata cache --help)"),
+            (["cache", "info", "--no-cache"], "unknown option --no-cache (see ipdata cache --help)"),
+            (["bulk", "--dry-run", "--resume"], "use --dry-run or --resume, not both (see ipdata bulk --help)"),
             (["AS1", "AS2"], "look up one ASN at a time, and without IP addresses (see ipdata --help)"),
             (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
             (
                 ["help", "bogus"],
-                "there is no command bogus: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man] (see ipdata help --help)"
+                "there is no command bogus: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man] (see ipdata help --help)"
             ),
             (
                 ["help", "bulk", "init"],
-                "help takes one command name: ipdata help [bulk | grep | enrich | summarize | init | help | completion | man] (see ipdata help --help)"
+                "help takes one command name: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man] (see ipdata help --help)"
             ),
         ]
         for (arguments, message) in cases {

@@ -43,11 +43,16 @@ class CommandLineTestCase: XCTestCase {
     }
 
     /// The environment of a child: a clean home, and `IPDATA_API_KEY` when `key` is given.
+    ///
+    /// Each run gets a cache of answers of its own, empty (`XDG_CACHE_HOME`), so that a test that
+    /// runs `ipdata` twice counts the requests of both; a test of the cache names one folder for
+    /// its runs in `extra` (`IPDATA_CACHE_DIR`).
     func childEnvironment(key: String?, extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home.path,
             "XDG_CONFIG_HOME": configDirectory.path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache-\(UUID().uuidString)", isDirectory: true).path,
         ]
         if let key { environment["IPDATA_API_KEY"] = key }
         return environment.merging(extra) { $1 }

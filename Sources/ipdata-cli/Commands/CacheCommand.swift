@@ -1,0 +1,85 @@
+import Foundation
+
+/// `ipdata cache info|clear`: what the disk cache of answers holds, and emptying it.
+enum CacheCommand {
+    static let options = [CommonOptions.help, CommonOptions.version]
+
+    enum Action: String, CaseIterable {
+        case info, clear
+    }
+
+    static let help = HelpText(
+        usage: ["ipdata cache info | clear"],
+        summary: """
+            Show what the cache of answers holds (info), or empty it (clear).
+
+            Lookups keep each successful answer on disk, so that a second run over the same
+            addresses sends no request: `ipdata IP…`, bulk, enrich and summarize read it and fill
+            it; --no-cache leaves it alone. An answer is kept for 24 hours, or 15 minutes when it
+            holds threat data (all fields, or --fields with threat), which the API refreshes about
+            every 15 minutes. Errors are never kept. Entries are kept apart by API (--sandbox,
+            --eu, --base-url) and by key, and name no key.
+
+              ipdata cache info
+              ipdata cache clear
+            """,
+        options: options,
+        footer: """
+            The cache is in $IPDATA_CACHE_DIR, else $XDG_CACHE_HOME/ipdata, else ~/.cache/ipdata
+            (mode 0700; its files 0600). It keeps about \(DiskCache.defaultMaxEntries) entries, the
+            oldest going first: IPDATA_CACHE_MAX_ENTRIES sets another bound. Each entry is a small
+            file: on most file systems it takes a 4 KiB block.
+            """)
+
+    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) throws -> ExitStatus {
+        let actions = Action.allCases.map(\.rawValue).joined(separator: " | ")
+        guard parsed.positionals.count == 1, let action = Action(rawValue: parsed.positionals[0]) else {
+            throw UsageError("cache takes one action: ipdata cache \(actions)")
+        }
+        guard let cache = try DiskCache.standard(environment: environment) else {
+            throw CommandError(.usage, "no cache folder: set IPDATA_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        }
+        switch action {
+        case .info:
+            console.printOutput(text(of: cache.info(), cache: cache))
+        case .clear:
+            let removed = cache.clear()
+            console.printOutput("removed \(removed) entr\(removed == 1 ? "y" : "ies") from \(cache.directory)\n")
+        }
+        return .success
+    }
+
+    /// What `info` prints: one `name  value` line each.
+    static func text(of info: DiskCache.Info, cache: DiskCache) -> String {
+        let exists = FileManager.default.fileExists(atPath: cache.directory)
+        var lines = [
+            ("location", cache.directory + (exists ? "" : " (not created yet)")),
+            ("entries", "\(info.entries) (\(info.fresh) younger than 24 h)"),
+            ("size", byteText(info.bytes)),
+        ]
+        if let oldest = info.oldest, let newest = info.newest {
+            lines.append(("oldest", timeText(oldest)))
+            lines.append(("newest", timeText(newest)))
+        }
+        lines.append(("bound", "about \(cache.maxEntries) entries (\(DiskCache.maxEntriesVariable))"))
+        lines.append(("lifetime", "\(durationText(cache.ttl)); \(durationText(cache.threatTTL)) with threat data"))
+        return lines.map { $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
+    }
+
+    private static func byteText(_ bytes: Int) -> String {
+        if bytes < 1_000 { return "\(bytes) bytes" }
+        if bytes < 1_000_000 { return String(format: "%.1f kB (%d bytes)", Double(bytes) / 1e3, bytes) }
+        return String(format: "%.1f MB (%d bytes)", Double(bytes) / 1e6, bytes)
+    }
+
+    private static func timeText(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    private static func durationText(_ seconds: TimeInterval) -> String {
+        seconds >= 3600 && seconds.truncatingRemainder(dividingBy: 3600) == 0
+            ? "\(Int(seconds / 3600)) h" : "\(Int(seconds / 60)) min"
+    }
+}
