@@ -26,6 +26,10 @@ extension JSONNode {
         private let bytes: UnsafeBufferPointer<UInt8>
         private var index = 0
         private var depth = 0
+        /// The members of the objects being read, innermost last (see `object()`).
+        private var memberStack: [JSONObject.Member] = []
+        /// The elements of the arrays being read, innermost last.
+        private var elementStack: [JSONNode] = []
 
         private init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
@@ -68,11 +72,18 @@ extension JSONNode {
         private mutating func object() throws -> JSONNode {
             try enterContainer()
             defer { depth -= 1 }
-            var object = JSONObject()
+            // The members go on a stack the whole parse shares, and each object takes its own in
+            // one array of the right size at its end: a few allocations per answer, not one per
+            // member.
+            let first = memberStack.count
+            defer { memberStack.removeSubrange(first...) }
             // An object with a key JSONDecoder cannot read is no object to it: `null` here.
             var isReadable = true
+            func finished() -> JSONNode {
+                isReadable ? .object(JSONObject(members: Array(memberStack[first...]))) : .null
+            }
             skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return .object(object) }
+            if consume(UInt8(ascii: "}")) { return finished() }
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw malformed("expected a key") }
@@ -80,36 +91,42 @@ extension JSONNode {
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { throw malformed("expected ':'") }
                 let member = try value()
-                if let key { object.append(key, member) } else { isReadable = false }
+                if let key {
+                    memberStack.append(JSONObject.Member(key: key, value: member))
+                } else {
+                    isReadable = false
+                }
                 skipWhitespace()
                 // A comma before the closing brace, which JSONDecoder accepts too.
                 if consume(UInt8(ascii: ",")) {
                     skipWhitespace()
-                    if consume(UInt8(ascii: "}")) { return isReadable ? .object(object) : .null }
+                    if consume(UInt8(ascii: "}")) { return finished() }
                     continue
                 }
                 guard consume(UInt8(ascii: "}")) else { throw malformed("expected ',' or '}'") }
-                return isReadable ? .object(object) : .null
+                return finished()
             }
         }
 
         private mutating func array() throws -> JSONNode {
             try enterContainer()
             defer { depth -= 1 }
-            var array: [JSONNode] = []
+            let first = elementStack.count
+            defer { elementStack.removeSubrange(first...) }
             skipWhitespace()
-            if consume(UInt8(ascii: "]")) { return .array(array) }
+            if consume(UInt8(ascii: "]")) { return .array([]) }
             while true {
-                array.append(try value())
+                let element = try value()
+                elementStack.append(element)
                 skipWhitespace()
                 // A comma before the closing bracket, which JSONDecoder accepts too.
                 if consume(UInt8(ascii: ",")) {
                     skipWhitespace()
-                    if consume(UInt8(ascii: "]")) { return .array(array) }
+                    if consume(UInt8(ascii: "]")) { return .array(Array(elementStack[first...])) }
                     continue
                 }
                 guard consume(UInt8(ascii: "]")) else { throw malformed("expected ',' or ']'") }
-                return .array(array)
+                return .array(Array(elementStack[first...]))
             }
         }
 

@@ -17,23 +17,31 @@ package enum JSONNode: Sendable, Equatable {
 
 /// The members of a JSON object, in the order they came.
 package struct JSONObject: Sendable, Equatable {
-    package private(set) var keys: [String] = []
-    package private(set) var values: [JSONNode] = []
+    /// One member: a key and its value.
+    package struct Member: Sendable, Equatable {
+        package let key: String
+        package let value: JSONNode
+    }
 
-    package init() {}
+    package private(set) var members: [Member]
+
+    package init(members: [Member] = []) {
+        self.members = members
+    }
 
     package mutating func append(_ key: String, _ value: JSONNode) {
-        keys.append(key)
-        values.append(value)
+        members.append(Member(key: key, value: value))
     }
+
+    /// The keys, in order.
+    package var keys: [String] { members.map(\.key) }
 
     /// The value of `key`: the first one when the key is repeated, as `JSONDecoder` reads it.
     ///
     /// A search, not a hash table: an answer's objects have at most a few dozen members, and
     /// hashing each key as it is parsed costs more than comparing a few strings when it is read.
     package subscript(key: String) -> JSONNode? {
-        guard let index = keys.firstIndex(of: key) else { return nil }
-        return values[index]
+        members.first { $0.key == key }?.value
     }
 }
 
