@@ -33,12 +33,12 @@ import FoundationNetworking
 /// key to wherever a redirect points: give this transport a client made with
 /// `redirectConfiguration: .disallow`. If a client does follow a redirect to another origin,
 /// the answer carries that origin's URL and `IPDataClient` refuses it with `networkError`.
-public struct AsyncHTTPClientTransport: IPDataTransport {
+public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport {
     /// The client that carries the requests.
     public let client: HTTPClient
-    /// The most seconds a request may take until its answer's head arrives; through an
-    /// `IPDataClient`, its `IPDataClient.Configuration.deadline` if that is shorter. The whole
-    /// answer is held to that deadline by the client.
+    /// The most seconds a request may take, from the moment it is sent to the last byte of its
+    /// answer; through an `IPDataClient`, its `IPDataClient.Configuration.deadline` if that is
+    /// shorter. Past it the request fails with `URLError(.timedOut)`.
     public let timeout: TimeInterval
     /// The most bytes an answer may have; reading stops there with
     /// `URLError(.dataLengthExceedsMaximum)`. Through an `IPDataClient` the smaller of this and
@@ -87,9 +87,9 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// `IPDataClient` calls this with its `IPDataClient.Configuration.maximumResponseSize` and
     /// `deadline`, so one value governs both: reading stops past
     /// `min(maximumResponseSize, limits.maximumResponseSize)` bytes with
-    /// `URLError(.dataLengthExceedsMaximum)`, and the answer's head must arrive within
+    /// `URLError(.dataLengthExceedsMaximum)`, and the whole answer must arrive within
     /// `min(timeout, limits.deadline)` seconds or the request fails with `URLError(.timedOut)`.
-    /// (The client ends the whole request, body included, at its deadline.)
+    /// (`HTTPClient` ends the request at that deadline, so the client needs no watch of its own.)
     ///
     /// As URLSession does, a `GET` whose connection is lost before its answer
     /// (`.networkConnectionLost`: a pooled connection the server closed as the request went out)
@@ -134,26 +134,33 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     }
 
     /// One request, one answer, within `limits`.
+    ///
+    /// Sent through `HTTPClient`'s delegate API rather than its async `execute`: its deadline
+    /// ends the whole request, body included (the async API's ends at the head), and its task is
+    /// cancelled from anywhere, so no task of the client's own has to watch the request.
     private func send(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
         let redaction = Self.redaction(for: request)
         let largest = min(maximumResponseSize, limits.maximumResponseSize)
+        let seconds = min(timeout, limits.deadline)
         do {
-            let response = try await client.execute(
-                Self.clientRequest(request, url: url), timeout: Self.timeAmount(min(timeout, limits.deadline)))
-            var body = Data()
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= largest else {
-                    throw IPDataTransportLimits.tooLargeError(largest, see: sizeSetting(limits))
-                }
-                body.append(contentsOf: chunk.readableBytesView)
+            let collector = AnswerCollector(maximumBytes: largest)
+            let task = client.execute(
+                request: try Self.clientRequest(request, url: url), delegate: collector,
+                deadline: .now() + Self.timeAmount(seconds))
+            let answer = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
-            return (body, Self.urlResponse(response, url: Self.finalURL(of: response) ?? url))
+            let answered = answer.url.flatMap { URL(string: $0) } ?? url
+            return (answer.body, Self.urlResponse(answer.head, url: answered))
         } catch let error as URLError {
             throw error
+        } catch is AnswerCollector.TooLarge {
+            throw IPDataTransportLimits.tooLargeError(largest, see: sizeSetting(limits))
         } catch let error as HTTPClientError where error == .deadlineExceeded {
-            // The head did not come in time: say whose limit it was, in the client's words.
-            let seconds = min(timeout, limits.deadline)
+            // Not all of the answer came in time: say whose limit it was, in the client's words.
             throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
             throw Self.urlError(for: error, redaction: redaction)
@@ -178,32 +185,25 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     }
 
     /// `request` as AsyncHTTPClient sends it: the same method, URL, headers and body.
-    static func clientRequest(_ request: URLRequest, url: URL) -> HTTPClientRequest {
-        var clientRequest = HTTPClientRequest(url: url.absoluteString)
-        clientRequest.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            clientRequest.headers.add(name: name, value: value)
-        }
-        if let body = request.httpBody {
-            // Bytes, so that a request resent on a fresh connection carries its whole body.
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
+    static func clientRequest(_ request: URLRequest, url: URL) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        // Bytes, so that a request resent on a fresh connection carries its whole body.
+        let body = request.httpBody.map { HTTPClient.Body.byteBuffer(ByteBuffer(bytes: $0)) }
+        return try HTTPClient.Request(
+            url: url.absoluteString, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers,
+            body: body)
     }
 
-    /// The URL of the request that got the answer: the last one, if the client followed redirects.
-    static func finalURL(of response: HTTPClientResponse) -> URL? {
-        response.history.last.flatMap { URL(string: $0.request.url) }
-    }
-
-    static func urlResponse(_ response: HTTPClientResponse, url: URL) -> URLResponse {
+    /// The answer's head as `HTTPURLResponse`, for the URL that got it.
+    static func urlResponse(_ head: HTTPResponseHead, url: URL) -> URLResponse {
         var headers: [String: String] = [:]
-        for (name, value) in response.headers {
+        for (name, value) in head.headers {
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
-        let version = "HTTP/\(response.version.major).\(response.version.minor)"
+        let version = "HTTP/\(head.version.major).\(head.version.minor)"
         return HTTPURLResponse(
-            url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: headers)
+            url: url, statusCode: Int(head.status.code), httpVersion: version, headerFields: headers)
             ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
     }
 
@@ -256,6 +256,59 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         if type.hasPrefix("NIOSSL.") { return .secureConnectionFailed }
         if type.hasPrefix("NIOHTTP2.") { return .networkConnectionLost }
         return .badServerResponse
+    }
+}
+
+/// Gathers one answer for `AsyncHTTPClientTransport`: its head, its body up to `maximumBytes`
+/// (past that the request fails with `TooLarge`, and reading stops), and the URL that answered.
+// @unchecked Sendable: AsyncHTTPClient calls every method of a delegate on the request's one
+// event loop, in order; `state` is only touched there, and read by `didFinishRequest` last.
+private final class AnswerCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+    struct Answer: Sendable {
+        let head: HTTPResponseHead
+        let body: Data
+        /// The URL of the request that got the answer: the last one, if the client followed redirects.
+        let url: String?
+    }
+
+    /// The answer grew past `maximumBytes`.
+    struct TooLarge: Error {}
+
+    private let maximumBytes: Int
+    private var head: HTTPResponseHead?
+    private var body = Data()
+    private var url: String?
+
+    init(maximumBytes: Int) {
+        self.maximumBytes = maximumBytes
+    }
+
+    func didVisitURL(task: HTTPClient.Task<Answer>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+        url = request.url.absoluteString
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Answer>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.head = head
+        // An announced length: past the limit, the answer is refused before its body comes;
+        // within it, the body gets its room at once instead of growing by doubling.
+        if let text = head.headers.first(name: "content-length"), let length = Int(text), length >= 0 {
+            guard length <= maximumBytes else { return task.eventLoop.makeFailedFuture(TooLarge()) }
+            body.reserveCapacity(length)
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Answer>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard body.count + buffer.readableBytes <= maximumBytes else {
+            return task.eventLoop.makeFailedFuture(TooLarge())
+        }
+        body.append(contentsOf: buffer.readableBytesView)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Answer>) throws -> Answer {
+        guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        return Answer(head: head, body: body, url: url)
     }
 }
 #endif

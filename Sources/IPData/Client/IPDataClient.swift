@@ -471,11 +471,13 @@ public final class IPDataClient: Sendable {
         return answer
     }
 
-    /// The transport's answer to `request`, held to the limits when the transport is not
-    /// URLSession's, which is told them (`IPDataTransport.data(for:limits:)`).
+    /// The transport's answer to `request`, held to the limits: by URLSession's transport and
+    /// by a `LimitEnforcingTransport` themselves, by the client's watch around any other
+    /// transport, which is told them (`IPDataTransport.data(for:limits:)`).
     private func transportData(for request: URLRequest) async throws -> (Data, URLResponse) {
         if transport is URLSessionTransport { return try await transport.data(for: request) }
         let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
+        if transport is any LimitEnforcingTransport { return try await transport.data(for: request, limits: told) }
         return try await withinLimits { try await self.transport.data(for: request, limits: told) }
     }
 

@@ -49,6 +49,12 @@ extension IPDataTransport {
     }
 }
 
+/// A transport of this package that holds each request to the `IPDataTransportLimits` it is
+/// given by itself, the whole answer within the deadline, so the client puts no watch of its own
+/// around it: `AsyncHTTPClientTransport`, whose `HTTPClient` ends a request at its deadline. (A
+/// transport of the caller's is watched by the client, with a task of its own per request.)
+package protocol LimitEnforcingTransport: IPDataTransport {}
+
 /// The limits an `IPDataClient` holds each request to, which it passes to its transport with
 /// every request (`IPDataTransport.data(for:limits:)`): the client's
 /// `IPDataClient.Configuration.deadline` and `IPDataClient.Configuration.maximumResponseSize`.
