@@ -308,6 +308,9 @@ private final class AnswerCollector: HTTPClientResponseDelegate, @unchecked Send
 
     func didFinishRequest(task: HTTPClient.Task<Answer>) throws -> Answer {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
+        // The body leaves with the answer: AsyncHTTPClient may hold on to this delegate for a
+        // while after the request, and a bulk answer is a quarter of a megabyte.
+        defer { body = Data() }
         return Answer(head: head, body: body, url: url)
     }
 }
