@@ -40,7 +40,7 @@ enum EnrichCommand {
         help: "the fields to add, dotted paths such as asn.name (default country_code,asn.name,threat.is_threat)")
 
     static let options =
-        [asOption, columnOption, keyOption, fieldsOption]
+        [asOption, columnOption, keyOption, fieldsOption, BulkCommand.dryRunOption]
         + CommonOptions.specs.filter { ![CommonOptions.fields, CommonOptions.format].contains($0) }
 
     static let help = HelpText(
@@ -91,11 +91,19 @@ enum EnrichCommand {
         let (client, cache) = try common.makeClientAndCache(
             environment: environment, console: console, fields: fields.topLevelNames)
         defer { cache?.reportWriteProblem(to: console) }
-        let sink = try common.openOutput(inputs: [input])
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
         }
         let enricher = Enricher(shape: shape, fields: fields.paths, column: column, key: key)
+        if parsed.has(BulkCommand.dryRunOption.name) {
+            // Every address of every line, repeats included; nothing is written.
+            let addresses = EnrichInput(path: input, enricher: enricher, queue: nil)
+            let estimate = try await DryRun.count(addresses, cache: cache)
+            if let problem = addresses.problem.withLock({ $0 }) { throw problem }
+            console.printOutput(estimate.text(singleLookups: false) + "\n")
+            return .success
+        }
+        let sink = try common.openOutput(inputs: [input])
         let queue = Locked(EnrichQueue())
         let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
         var failures = LookupFailures()
@@ -212,7 +220,9 @@ struct EnrichInput: AsyncSequence, Sendable {
     /// The file to read, or `-` for standard input.
     let path: String
     let enricher: Enricher
-    let queue: Locked<EnrichQueue>
+    /// Where each line waits for its answers; nil for `--dry-run`, which keeps no line and hands
+    /// on every address, repeats included.
+    let queue: Locked<EnrichQueue>?
     /// How many of the latest distinct addresses a repeat is not sent again for.
     static let repeatWindow = 1_024
     /// A usage problem found in the input (a CSV column that is not there), thrown at the end.
@@ -257,6 +267,10 @@ struct EnrichInput: AsyncSequence, Sendable {
                     }
                     return nil
                 }
+                guard let queue = input.queue else {
+                    pending = addresses
+                    continue
+                }
                 let sent = addresses.map { address -> Bool in
                     guard let key = IPAddress.canonical(address) else { return true }
                     guard recent.insert(key).inserted else { return false }
@@ -264,7 +278,7 @@ struct EnrichInput: AsyncSequence, Sendable {
                     if recentOrder.count > EnrichInput.repeatWindow { recent.remove(recentOrder.removeFirst()) }
                     return true
                 }
-                input.queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses, sent: sent)) }
+                queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses, sent: sent)) }
                 pending = zip(addresses, sent).filter(\.1).map(\.0)
             }
             return pending.removeFirst()

@@ -16,7 +16,7 @@ enum SummarizeCommand {
     static let formatOption = OptionSpec("format", value: "FORMAT", help: "table or json (default: table)")
 
     static let options =
-        [topOption, formatOption]
+        [topOption, formatOption, BulkCommand.dryRunOption]
         + CommonOptions.specs.filter {
             ![CommonOptions.fields, CommonOptions.format, CommonOptions.output].contains($0)
         }
@@ -68,6 +68,13 @@ enum SummarizeCommand {
             client = IPDataClient(apiKey: "", configuration: .init(connection: .transport(IPDataSandbox())))
         }
         let summary = Locked(Summary())
+        if parsed.has(BulkCommand.dryRunOption.name) {
+            // The addresses to look up; records cost nothing and are only read.
+            let addresses = SummaryInput(inputs: inputs, summary: summary, keyProblem: nil)
+            let estimate = try await DryRun.count(addresses, cache: cache)
+            console.printOutput(estimate.text(singleLookups: false) + "\n")
+            return .success
+        }
         let input = SummaryInput(inputs: inputs, summary: summary, keyProblem: keyProblem)
         defer { cache?.reportWriteProblem(to: console) }
         var options = LookupStreamOptions()

@@ -267,6 +267,42 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(cacheFiles().count, 1, "a dry run keeps nothing")
     }
 
+    func testADryRunOfEnrichAndSummarizeCountsTheirAddressesAndSendsNothing() throws {
+        // Each command asks for fields of its own, so each fills the cache for itself first.
+        let primer = try makeFile("8.8.8.8\n", named: "primer.log")
+        _ = try requests(expecting: 1) { _ = try cached(["enrich", primer.path] + base) }
+        _ = try requests(expecting: 1) { _ = try cached(["summarize"] + base, stdin: "8.8.8.8\n") }
+        let csv = try makeFile("name,ip\na,8.8.8.8\nb,1.1.1.1\nc,8.8.8.8\nd,nothing\n", named: "hosts.csv")
+        let output = home.appendingPathComponent("enriched.csv")
+        var enrich: BuiltBinary.Run!
+        XCTAssertEqual(
+            try requests(expecting: 0) {
+                enrich = try cached(["enrich", "--dry-run", "--output", output.path, csv.path] + base)
+            }, 0)
+        XCTAssertEqual(enrich.status, 0, enrich.stderr)
+        XCTAssertEqual(
+            enrich.stdout,
+            "dry run: 4 addresses, 3 distinct, 1 in the cache, 1 not IP address; 1 to look up in 1 bulk request; "
+                + "nothing was sent\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output is written")
+        // A column that is not there is the same usage error as in a real run.
+        let missing = try cached(["enrich", "--dry-run", "--column", "address", csv.path] + base)
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        // Records that ipdata bulk wrote cost nothing: only the addresses are counted.
+        let record = #"{"ip":"9.9.9.9","country_name":"Switzerland"}"#
+        var summarize: BuiltBinary.Run!
+        XCTAssertEqual(
+            try requests(expecting: 0) {
+                summarize = try cached(
+                    ["summarize", "--dry-run"] + base, stdin: "8.8.8.8\n1.1.1.1\n2.2.2.2\n\(record)\n")
+            }, 0)
+        XCTAssertEqual(summarize.status, 0, summarize.stderr)
+        XCTAssertEqual(
+            summarize.stdout,
+            "dry run: 3 addresses, 3 distinct, 1 in the cache; 2 to look up in 1 bulk request; nothing was sent\n")
+        XCTAssertEqual(cacheFiles().count, 2, "a dry run keeps nothing")
+    }
+
     func testADryRunOfALookupCountsSingleLookupsAndBulkRequests() throws {
         _ = try requests(expecting: 1) { _ = try cached(["8.8.8.8"] + base) }
         var one: BuiltBinary.Run!
