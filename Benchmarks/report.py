@@ -80,9 +80,10 @@ def main(path):
     w("|---|---|---|---|---|---|")
     for name in [
         "ipdata-swift single sequential", "ipdata-swift default client single sequential",
-        "urlsession+jsondecoder single sequential", "python-ipdata single sequential", "curl single sequential",
+        "urlsession+jsondecoder single sequential", "urlsession+jsondecoder (completion handler) single sequential",
+        "python-ipdata single sequential", "curl single sequential",
         "ipdata-swift single 16 in flight", "ipdata-swift default client single 16 in flight",
-        "urlsession+jsondecoder single 16 in flight",
+        "urlsession+jsondecoder single 16 in flight", "urlsession+jsondecoder (completion handler) single 16 in flight",
         "python-ipdata single 16 threads", "curl single 16 parallel",
         "ceiling h2 1 conn, 1 in flight", "ceiling h2 1 conn, 16 streams", "ceiling h1.1 16 conns",
     ]:
@@ -139,6 +140,12 @@ def main(path):
                         rate("urlsession+jsondecoder single sequential"))
     default_par = ratio(rate("ipdata-swift default client single 16 in flight"),
                         rate("urlsession+jsondecoder single 16 in flight"))
+    # The same plain loop through a data task with a completion handler, as every deadlock-free
+    # client on Linux must send (see Benchmarks/ANALYSIS.md): the floor the SDK can reach there.
+    completion_seq = ratio(rate("urlsession+jsondecoder (completion handler) single sequential"),
+                           rate("urlsession+jsondecoder single sequential"))
+    completion_par = ratio(rate("urlsession+jsondecoder (completion handler) single 16 in flight"),
+                           rate("urlsession+jsondecoder single 16 in flight"))
     vs_python_16 = ratio(rate("ipdata-swift single 16 in flight"), rate("python-ipdata single 16 threads"))
     vs_python_seq = ratio(rate("ipdata-swift single sequential"), rate("python-ipdata single sequential"))
     bulk_vs_python = ratio(rate("ipdata-swift lookupStream 100k, 4 in flight", "ips_per_second"),
@@ -165,6 +172,8 @@ def main(path):
         w(f"| default client (`URLSession.shared`) ≥ 0.95× the plain URLSession loop, sequential | {default_seq:.2f}× | {verdict(default_seq >= 0.95)} |")
     if default_par:
         w(f"| default client (`URLSession.shared`) ≥ 0.95× the plain URLSession loop, 16 in flight | {default_par:.2f}× | {verdict(default_par >= 0.95)} |")
+    if completion_seq and completion_par:
+        w(f"| (the plain loop through a completion handler, the Linux floor, against the plain loop) | {completion_seq:.2f}× sequential, {completion_par:.2f}× at 16 in flight | |")
     if vs_python_16:
         w(f"| ≥ 2× the Python SDK at 16 in flight | {vs_python_16:.2f}× | {verdict(vs_python_16 >= 2)} |")
     if bulk_vs_python:

@@ -186,9 +186,11 @@ if [ -n "${IPDATA_SWIFT_BENCH:-}" ]; then
         run_bench "ipdata-swift single sequential" "$SB" single --client sdk --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
         run_bench "ipdata-swift default client single sequential" "$SB" single --client sdk-default --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
         run_bench "urlsession+jsondecoder single sequential" "$SB" single --client urlsession --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
+        run_bench "urlsession+jsondecoder (completion handler) single sequential" "$SB" single --client urlsession-completion --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 2000 --concurrency 1
         run_bench "ipdata-swift single 16 in flight" "$SB" single --client sdk --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
         run_bench "ipdata-swift default client single 16 in flight" "$SB" single --client sdk-default --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
         run_bench "urlsession+jsondecoder single 16 in flight" "$SB" single --client urlsession --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
+        run_bench "urlsession+jsondecoder (completion handler) single 16 in flight" "$SB" single --client urlsession-completion --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
     done
     REPEAT=$ROUNDS
     run_bench "ipdata-swift lookupStream 100k, 4 in flight" "$SB" stream --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --file "$WORK/ips-100k.txt" --concurrency 4

@@ -10,10 +10,16 @@ final class PlainURLSessionClient: Sendable {
     let key: String
     let session: URLSession
 
-    init(base: URL, key: String, withDelegate: Bool = false) {
+    /// Whether requests go through a data task with a completion handler instead of URLSession's
+    /// async `data(for:)`.
+    let completionHandler: Bool
+
+    init(base: URL, key: String, withDelegate: Bool = false, completionHandler: Bool = false) {
         self.base = base.absoluteString
         self.key = key
-        session = URLSession(configuration: .default, delegate: withDelegate ? EmptyDelegate() : nil, delegateQueue: nil)
+        self.completionHandler = completionHandler
+        session = URLSession(
+            configuration: .default, delegate: withDelegate ? EmptyDelegate() : nil, delegateQueue: nil)
     }
 
     func lookup(_ ip: String) async -> Bool {
@@ -28,8 +34,20 @@ final class PlainURLSessionClient: Sendable {
     /// URLSession's own async `data(for:)`; Swift 5.9 and 5.10 on Linux have none, so there a
     /// data task with a continuation stands in for it.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        if completionHandler { return try await sendThroughCompletionHandler(request) }
         #if canImport(FoundationNetworking) && compiler(<6.0)
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await sendThroughCompletionHandler(request)
+        #else
+        return try await session.data(for: request)
+        #endif
+    }
+
+    /// A data task with a completion handler and a continuation: what a client must use on Linux
+    /// to cancel without the deadlock of `data(for:)` (the SDK does; see its `Platform`). On Linux
+    /// the completion handler runs on the session's delegate queue, where `data(for:)` resumes
+    /// its caller on URLSession's own work queue.
+    private func sendThroughCompletionHandler(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
                 if let data, let response {
                     continuation.resume(returning: (data, response))
@@ -38,9 +56,6 @@ final class PlainURLSessionClient: Sendable {
                 }
             }.resume()
         }
-        #else
-        return try await session.data(for: request)
-        #endif
     }
 }
 

@@ -82,8 +82,10 @@ func single() async {
         let sdk = IPDataClient(apiKey: key, baseURL: base, session: URLSession(configuration: .default))
         _ = try? await sdk.lookup("8.8.4.4")
         work = { ip in (try? await sdk.lookup(ip)) != nil }
-    case "urlsession", "urlsession-delegate":
-        let floor = PlainURLSessionClient(base: base, key: key, withDelegate: client == "urlsession-delegate")
+    case "urlsession", "urlsession-delegate", "urlsession-completion":
+        let floor = PlainURLSessionClient(
+            base: base, key: key, withDelegate: client == "urlsession-delegate",
+            completionHandler: client == "urlsession-completion")
         _ = await floor.lookup("8.8.4.4")
         work = { ip in await floor.lookup(ip) }
     default:
@@ -97,6 +99,7 @@ func single() async {
             "sdk": "ipdata-swift", "sdk-injected": "ipdata-swift (injected session)",
             "sdk-default": "ipdata-swift (default client, URLSession.shared)",
             "urlsession-delegate": "urlsession+jsondecoder (session delegate)",
+            "urlsession-completion": "urlsession+jsondecoder (completion handler)",
         ][client] ?? "urlsession+jsondecoder", "mode": "single", "count": count,
         "concurrency": concurrency, "seconds": seconds, "requests_per_second": Double(count) / seconds,
         "errors": failures,
