@@ -34,23 +34,6 @@ final class KeptAnswersTests: MockedClientTestCase {
         }
     }
 
-    private func answerLikeTheAPI(bulkStatus: Int = 200, bulkBody: Data? = nil) {
-        MockURLProtocol.stub { request, _ in
-            if request.url.path == "/bulk" {
-                if let bulkBody { return .http(status: bulkStatus, body: bulkBody, headers: [:]) }
-                let ips = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String] ?? []
-                let objects = ips.map { ip -> [String: String] in
-                    ip.hasPrefix("10.")
-                        ? ["message": "\(ip) is a private IP address"] : ["ip": ip, "country_code": "US"]
-                }
-                return .http(
-                    status: 200, body: (try? JSONSerialization.data(withJSONObject: objects)) ?? Data(), headers: [:])
-            }
-            let ip = String(request.url.path.dropFirst())
-            return .http(status: 200, body: Kept.json(ip, "US"), headers: [:])
-        }
-    }
-
     private func addresses(_ count: Int) -> [String] {
         (0..<count).map { "8.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }
     }

@@ -10,25 +10,6 @@ import FoundationNetworking
 /// Looking up any number of addresses: chunks, order, failures per address and per request,
 /// the single-lookup fallback, the cache, and memory bounded by the window.
 final class LookupStreamTests: MockedClientTestCase {
-    /// Answers `POST /bulk` like the API: one object per address in order, `{"message": …}` for
-    /// the ones in 10.0.0.0/8; single lookups answer with the address.
-    private func answerLikeTheAPI(bulkStatus: Int = 200, bulkBody: Data? = nil) {
-        MockURLProtocol.stub { request, _ in
-            if request.url.path == "/bulk" {
-                if let bulkBody { return .http(status: bulkStatus, body: bulkBody, headers: [:]) }
-                let ips = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String] ?? []
-                let objects = ips.map { ip -> [String: String] in
-                    ip.hasPrefix("10.")
-                        ? ["message": "\(ip) is a private IP address"] : ["ip": ip, "country_code": "US"]
-                }
-                return .http(
-                    status: 200, body: (try? JSONSerialization.data(withJSONObject: objects)) ?? Data(), headers: [:])
-            }
-            let ip = String(request.url.path.dropFirst())
-            let body = (try? JSONSerialization.data(withJSONObject: ["ip": ip, "country_code": "US"])) ?? Data()
-            return .http(status: 200, body: body, headers: [:])
-        }
-    }
 
     private func addresses(_ count: Int) -> [String] {
         (0..<count).map { "8.\($0 / 65_536).\($0 / 256 % 256).\($0 % 256)" }

@@ -48,6 +48,26 @@ class MockedClientTestCase: XCTestCase {
         }
         return nil
     }
+
+    /// Answers `POST /bulk` like the API: one object per address in order, `{"message": …}` for
+    /// the ones in 10.0.0.0/8; single lookups answer with the address.
+    func answerLikeTheAPI(bulkStatus: Int = 200, bulkBody: Data? = nil) {
+        MockURLProtocol.stub { request, _ in
+            if request.url.path == "/bulk" {
+                if let bulkBody { return .http(status: bulkStatus, body: bulkBody, headers: [:]) }
+                let ips = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String] ?? []
+                let objects = ips.map { ip -> [String: String] in
+                    ip.hasPrefix("10.")
+                        ? ["message": "\(ip) is a private IP address"] : ["ip": ip, "country_code": "US"]
+                }
+                return .http(
+                    status: 200, body: (try? JSONSerialization.data(withJSONObject: objects)) ?? Data(), headers: [:])
+            }
+            let ip = String(request.url.path.dropFirst())
+            let body = (try? JSONSerialization.data(withJSONObject: ["ip": ip, "country_code": "US"])) ?? Data()
+            return .http(status: 200, body: body, headers: [:])
+        }
+    }
 }
 
 extension MockURLProtocol.Recorded {
