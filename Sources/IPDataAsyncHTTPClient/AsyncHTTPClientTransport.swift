@@ -140,7 +140,6 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// cancelled from anywhere, so no task of the client's own has to watch the request.
     private func send(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
-        let redaction = Self.redaction(for: request)
         let largest = min(maximumResponseSize, limits.maximumResponseSize)
         let seconds = min(timeout, limits.deadline)
         do {
@@ -153,7 +152,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
             } onCancel: {
                 task.cancel()
             }
-            let answered = answer.url.flatMap { URL(string: $0) } ?? url
+            let answered = answer.url ?? url
             return (answer.body, Self.urlResponse(answer.head, url: answered))
         } catch let error as URLError {
             throw error
@@ -163,7 +162,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
             // Not all of the answer came in time: say whose limit it was, in the client's words.
             throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
-            throw Self.urlError(for: error, redaction: redaction)
+            throw Self.urlError(for: error, redaction: Self.redaction(for: request))
         }
     }
 
@@ -268,7 +267,7 @@ private final class AnswerCollector: HTTPClientResponseDelegate, @unchecked Send
         let head: HTTPResponseHead
         let body: Data
         /// The URL of the request that got the answer: the last one, if the client followed redirects.
-        let url: String?
+        let url: URL?
     }
 
     /// The answer grew past `maximumBytes`.
@@ -277,14 +276,14 @@ private final class AnswerCollector: HTTPClientResponseDelegate, @unchecked Send
     private let maximumBytes: Int
     private var head: HTTPResponseHead?
     private var body = Data()
-    private var url: String?
+    private var url: URL?
 
     init(maximumBytes: Int) {
         self.maximumBytes = maximumBytes
     }
 
     func didVisitURL(task: HTTPClient.Task<Answer>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-        url = request.url.absoluteString
+        url = request.url
     }
 
     func didReceiveHead(task: HTTPClient.Task<Answer>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {

@@ -72,6 +72,8 @@ extension JSONNode {
         case .integer(let integer): return integer
         case .number(let number): return Int(exactly: number)
         case .string(let string):
+            // The common case, `count` as the API sends it ("1506"), without the work below.
+            if let integer = Int(string) { return integer }
             var text = Substring(string.trimmingCharacters(in: .whitespaces))
             if text.uppercased().hasPrefix("AS") { text = text.dropFirst(2) }
             if let integer = Int(text) { return integer }
