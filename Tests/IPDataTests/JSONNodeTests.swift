@@ -97,6 +97,76 @@ final class JSONNodeTests: XCTestCase {
         XCTAssertThrowsError(try parse(String(repeating: "[", count: 100_000)))
     }
 
+    // MARK: - Strict mode, the command-line tool's reading
+
+    private func strict(_ text: String) throws -> JSONNode {
+        try JSONNode.parse(Data(text.utf8), strict: true)
+    }
+
+    func testStrictModeReadsJSONAsTheLenientModeDoes() throws {
+        for text in [
+            #"{"ip": "8.8.8.8", "n": [0, -0, 1506, -1.5E-2, 1e3, 9223372036854775808], "b": [true, false, null]}"#,
+            #""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83c\uddfa\ud83c\uddf8 café""#, " \n\t\r{}\n ", "[]",
+        ] {
+            XCTAssertEqual(try strict(text), try parse(text), text)
+        }
+        let data = try Fixture.data(Fixture.files(in: "lookup")[0])
+        XCTAssertEqual(try JSONNode.parse(data, strict: true), try JSONNode.parse(data))
+    }
+
+    func testStrictModeRefusesWhatTheLenientModeSkipsOrReadsAsNull() {
+        let rows: [(String, Int)] = [
+            (#"{"a": 1,}"#, 8), ("[1, 2,]", 6), (#""\x""#, 2), (#""\u12g4""#, 3), (#""\ud800\u12""#, 9), ("\"\\", 2),
+            ("01", 0), ("-01", 0), ("+1", 0), (".5", 0), ("1.", 0), (#"{"n": 1.2.3}"#, 6), ("[1e400]", 1), ("-", 0),
+            ("1e", 0), ("\u{FEFF}[true]", 0),
+        ]
+        for (text, offset) in rows {
+            XCTAssertThrowsError(try strict(text), text) { error in
+                guard let malformed = error as? JSONNode.Malformed else { return XCTFail("\(text): \(error)") }
+                XCTAssertEqual(malformed.offset, offset, text)
+                XCTAssertFalse(malformed.isTooDeep, text)
+            }
+        }
+        for text in ["", "{", "[1", #"{"a" 1}"#, "tru", #""open"#, "1 2", "<html>"] {
+            XCTAssertThrowsError(try strict(text), text) { error in
+                XCTAssertTrue(error is JSONNode.Malformed, "\(text): \(error)")
+            }
+        }
+    }
+
+    /// The text of a string is repaired rather than refused, as the command-line tool always
+    /// read it: a record keeps its other values, and the text as much of itself as it can.
+    func testStrictModeRepairsTheTextOfAString() throws {
+        let rows: [(String, String)] = [
+            (#""\ud800""#, "\u{FFFD}"), (#""\udc00x""#, "\u{FFFD}x"), (#""\ud800\n""#, "\u{FFFD}\n"),
+            (#""\ud800\u0041""#, "\u{FFFD}A"), (#""\ud800\ud83c\uddfa""#, "\u{FFFD}🇺"),
+            ("\"a\u{01}\tb\"", "a\u{01}\tb"),
+        ]
+        for (text, expected) in rows {
+            XCTAssertEqual(try strict(text), .string(expected), text)
+        }
+        var invalidUTF8 = Data(#"{"s": "a"#.utf8)
+        invalidUTF8.append(contentsOf: [0xFF, 0xFE])
+        invalidUTF8.append(contentsOf: Data(#"b\n", "\ud800": "ok"}"#.utf8))
+        XCTAssertEqual(
+            try JSONNode.parse(invalidUTF8, strict: true),
+            object(["s": .string("a\u{FFFD}\u{FFFD}b\n"), "\u{FFFD}": .string("ok")]))
+    }
+
+    func testStrictModeKeepsEveryMemberOfARepeatedKeyAndReportsNestingTooDeep() throws {
+        guard case .object(let members) = try strict(#"{"ip": "a", "ip": "b"}"#) else {
+            return XCTFail("not an object")
+        }
+        XCTAssertEqual(members.members.map(\.value), [.string("a"), .string("b")])
+        let depth = JSONNode.maximumDepth
+        XCTAssertNoThrow(try strict(String(repeating: "[", count: depth) + String(repeating: "]", count: depth)))
+        XCTAssertThrowsError(try strict(String(repeating: "[", count: 100_000))) { error in
+            guard let malformed = error as? JSONNode.Malformed else { return XCTFail("\(error)") }
+            XCTAssertTrue(malformed.isTooDeep)
+            XCTAssertEqual(malformed.offset, depth)
+        }
+    }
+
     /// The client reads its answers through the parser: the models it makes are those of
     /// `JSONDecoder`, for every fixture the tests hold.
     func testEveryFixtureGivesTheModelJSONDecoderGives() throws {
