@@ -69,6 +69,11 @@ final class JSONValueTests: XCTestCase {
         }
     }
 
+    func testTheLastOfARepeatedKeyWinsAndATextIsRepairedNotRefused() throws {
+        XCTAssertEqual(try parse(#"{"ip": "a", "ip": "b"}"#), .object(["ip": .string("b")]))
+        XCTAssertEqual(try parse("[\"\\ud800\", \"a\tb\"]"), .array([.string("\u{FFFD}"), .string("a\tb")]))
+    }
+
     func testTheParserReadsNestingAsDeepAsJSONSerializationDoes() throws {
         let depth = JSONParser.maximumDepth
         let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
