@@ -63,8 +63,9 @@ enum BulkCommand {
             lines and comments gets a record, in input order. Standard error shows a progress bar
             when it is a terminal, and a summary at the end. With --output, the file is replaced
             only when the run completes; a run that stops (a refused key, an exhausted quota,
-            Ctrl-C) leaves it as it was and says where the partial output is, and where to start
-            again. An interrupted json array is closed, so it still parses. `ipdata help` lists
+            Ctrl-C), or in which no lookup reached the API, leaves it as it was and says where the
+            partial output is, and where to start again. An interrupted json array is closed, so
+            it still parses. `ipdata help` lists
             the sample addresses of --sandbox.
             \(ExitStatus.helpText)
             """)

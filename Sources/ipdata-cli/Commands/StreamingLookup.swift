@@ -37,6 +37,8 @@ struct StreamingLookup {
         var stop: (error: IPDataError, origin: InputLedger.Origin?)?
         var refused = 0
         var writtenAfterStop = 0
+        /// The first failure to reach the API, said on its own line when no lookup got through.
+        var firstNetworkFailure: String?
         var results = stream.makeAsyncIterator()
         /// Writes one address's record: from the API's bytes when the answer kept them.
         func write(_ answer: InputLedger.Answer) throws {
@@ -83,6 +85,9 @@ struct StreamingLookup {
                     continue
                 case .failure(let error):
                     let message = origin?.problem ?? error.commandLineMessage
+                    if error.exitStatus == .networkFailed, firstNetworkFailure == nil {
+                        firstNetworkFailure = error.commandLineMessage
+                    }
                     answer = InputLedger.Answer(
                         record: ["ip": .string(item.ip), Columns.error: .string(console.oneLine(message))],
                         failed: true, status: origin?.problem == nil ? error.exitStatus : .lookupFailed)
@@ -99,7 +104,14 @@ struct StreamingLookup {
         // A run stopped before any record leaves nothing, not even a CSV header.
         if stop == nil || progress.records > 0 { try writer.finish() }
         guard let stop else {
-            OutputSink.current?.markComplete()
+            // A run in which no lookup got through to the API (a dead server, a wrong
+            // `--base-url`) does not replace an `--output` file with nothing but errors.
+            let noAnswer = status == .networkFailed && progress.records > 0 && progress.failures == progress.records
+            if noAnswer, let firstNetworkFailure {
+                console.error("no lookup got an answer: \(firstNetworkFailure)")
+            } else {
+                OutputSink.current?.markComplete()
+            }
             if printsSummary { progress.printSummary() }
             return status
         }

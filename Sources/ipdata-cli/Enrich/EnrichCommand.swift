@@ -107,10 +107,12 @@ enum EnrichCommand {
         let queue = Locked(EnrichQueue())
         let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
         var failures = LookupFailures()
+        var lookups = 0
         // Lines are written in order as their answers come in; lines without an address with them.
         var options = LookupStreamOptions()
         options.keptAnswers = cache
         for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
+            lookups += 1
             if let error = result.error, error.stopsTheRun { throw error }
             if let error = result.error { failures.record(error) }
             let ready = queue.withLock { $0.answer(with: result) }
@@ -118,7 +120,8 @@ enum EnrichCommand {
         }
         for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
         if let problem = addresses.problem.withLock({ $0 }) { throw problem }
-        sink.markComplete()
+        // A dead server leaves an `--output` file as it was, rather than rows of errors in its place.
+        if !failures.noneGotThrough(of: lookups) { sink.markComplete() }
         if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
         failures.report(to: console, what: "their lines carry the error")
         return failures.status

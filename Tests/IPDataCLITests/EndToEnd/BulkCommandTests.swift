@@ -189,7 +189,25 @@ final class BulkCommandTests: CommandLineTestCase {
             guard case .string(let error)? = result["error"] else { return XCTFail("no error in \(result)") }
             XCTAssertTrue(error.hasPrefix("Network error: ") && error.hasSuffix("(URLError -1004)"), error)
         }
-        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 2 records, 2 failed, 1 request sent, "), run.stderr)
+        XCTAssertEqual(run.stderrLines.count, 2, run.stderr)
+        XCTAssertTrue(run.stderrLines.first?.hasPrefix("ipdata: no lookup got an answer: Network error: ") == true)
+        XCTAssertTrue(run.stderrLines.last?.hasPrefix("ipdata: 2 records, 2 failed, 1 request sent, ") == true)
+    }
+
+    /// A run in which no lookup reached the API replaces no `--output` file with rows of errors.
+    func testANetworkFailureOfEveryLookupLeavesTheOutputFileAsItWas() throws {
+        let output = try makeFile("{\"ip\":\"8.8.8.8\",\"country_code\":\"US\"}\n", named: "earlier.jsonl")
+        let run = try ipdata(
+            ["bulk", "--base-url", "https://127.0.0.1:9", "--output", output.path], stdin: "8.8.8.8\n1.1.1.1\n")
+        XCTAssertEqual(run.status, 5, run.stderr)
+        XCTAssertEqual(
+            try String(contentsOf: output, encoding: .utf8), "{\"ip\":\"8.8.8.8\",\"country_code\":\"US\"}\n")
+        XCTAssertTrue(run.stderr.contains("no lookup got an answer: Network error: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(output.path) was left as it was"), run.stderr)
+        // A run with one answer among the failures is a run: its output replaces the file.
+        let mixed = try ipdata(["bulk", "--output", output.path] + base, stdin: "8.8.8.8\nnot-an-address\n")
+        XCTAssertEqual(mixed.status, 1, mixed.stderr)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8).split(separator: "\n").count, 2)
     }
 
     func testAMissingFileIsAUsageErrorBeforeAnyRequest() throws {

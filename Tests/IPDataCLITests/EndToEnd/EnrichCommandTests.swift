@@ -72,6 +72,13 @@ final class EnrichCommandTests: CommandLineTestCase {
         XCTAssertTrue(run.stdoutLines.last?.hasPrefix("8.8.8.8,,Network error: ") == true, run.stdout)
         XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: 1 lookup failed: Network error: "), run.stderr)
+        // Into a file: the earlier enriched file stays as it was.
+        let output = try makeFile("ip,country_code,ipdata_error\n8.8.8.8,US,\n", named: "enriched.csv")
+        let again = try ipdata(
+            ["enrich", "-f", "country_code", "--base-url", "https://127.0.0.1:9", "--output", output.path, input.path])
+        XCTAssertEqual(again.status, 5, again.stderr)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "ip,country_code,ipdata_error\n8.8.8.8,US,\n")
+        XCTAssertTrue(again.stderr.contains("\(output.path) was left as it was"), again.stderr)
     }
 
     func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
