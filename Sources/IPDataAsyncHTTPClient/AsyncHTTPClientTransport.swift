@@ -45,6 +45,13 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// its `IPDataClient.Configuration.maximumResponseSize` applies (both 10 MiB by default), so
     /// lowering the client's lowers this transport's too.
     public let maximumResponseSize: Int
+    /// The event loop of `client`'s group that handles every request of this transport, chosen
+    /// when it is made. AsyncHTTPClient opens a new connection on it, so an answer is read and
+    /// handed over on the one thread of the connection that carries it. (Left to AsyncHTTPClient,
+    /// each request would take the group's next event loop, and most answers would cross to
+    /// another thread: 0.81× the requests per second sequentially, measured. A connection to the
+    /// API that an `HTTPClient` of yours already has on another loop is still used.)
+    package let eventLoop: any EventLoop
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
     /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
@@ -70,6 +77,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         self.client = client
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
+        self.eventLoop = client.eventLoopGroup.any()
     }
 
     /// Sends `request` through `client` and returns the whole answer, whatever its status, held
@@ -137,7 +145,8 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     ///
     /// Sent through `HTTPClient`'s delegate API rather than its async `execute`: its deadline
     /// ends the whole request, body included (the async API's ends at the head), and its task is
-    /// cancelled from anywhere, so no task of the client's own has to watch the request.
+    /// cancelled from anywhere, so no task of the client's own has to watch the request. The
+    /// delegate runs on `eventLoop`, which AsyncHTTPClient then prefers for the connection.
     private func send(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw URLError(.badURL) }
         let largest = min(maximumResponseSize, limits.maximumResponseSize)
@@ -146,6 +155,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
             let collector = AnswerCollector(maximumBytes: largest)
             let task = client.execute(
                 request: try Self.clientRequest(request, url: url), delegate: collector,
+                eventLoop: .delegate(on: eventLoop),
                 deadline: .now() + Self.timeAmount(seconds))
             let answer = try await withTaskCancellationHandler {
                 try await task.futureResult.get()
