@@ -4,6 +4,7 @@
 # rounds (default 3), medians:
 #   - single lookups, sequential (2,000) and 16 in flight (5,000): IPDataClient over
 #     AsyncHTTPClientTransport, over its own URLSession, and a bare AsyncHTTPClient loop (the floor);
+#     at 16 in flight also curl --parallel (Benchmarks/peers/curl_bench.sh), one process's ceiling;
 #   - bulk enrichment: 100,000 addresses through lookupStream (4 bulk requests in flight) over each
 #     transport, with the process's peak RSS.
 # Prints requests/s, CPU ms per request and the ratios.
@@ -24,6 +25,11 @@ for ((round = 1; round <= rounds; round++)); do
         for transport in ahc urlsession bare-ahc; do
             run --transport "$transport" --concurrency "$1" --count "$2"
         done
+        # curl --parallel over one HTTP/2 connection, the ceiling of one client process.
+        if [ "$1" = 16 ]; then
+            "$repo/Benchmarks/peers/curl_bench.sh" single --count "$2" --concurrency 16 |
+                sed 's/^{/{"transport": "curl", /'
+        fi
     done
     for transport in ahc urlsession; do
         run --transport "$transport" --mode bulk --concurrency 4 --count 100000
@@ -36,6 +42,9 @@ def med(mode, c, t, key):
     return statistics.median(v) if v else float("nan")
 def failures(mode, c, t):
     return sum(x["failures"] for x in rows if x["mode"] == mode and x["concurrency"] == c and x["transport"] == t)
+def curl():
+    v = [x["requests_per_second"] for x in rows if x["transport"] == "curl"]
+    return statistics.median(v) if v else float("nan")
 for c in (1, 16):
     a, u, b = (med("single", c, t, "requests_per_second") for t in ("ahc", "urlsession", "bare-ahc"))
     ac, uc, bc = (med("single", c, t, "cpu_ms_per_request") for t in ("ahc", "urlsession", "bare-ahc"))
@@ -43,6 +52,8 @@ for c in (1, 16):
           "bare AsyncHTTPClient loop %.0f/s %.3f ms CPU/req (the transport at %.2fx of it); failures %d/%d/%d" % (
         c, a, ac, u, uc, a / u, b, bc, a / b,
         failures("single", c, "ahc"), failures("single", c, "urlsession"), failures("single", c, "bare-ahc")))
+    if c == 16:
+        print("16 in flight: curl --parallel %.0f/s; AsyncHTTPClient at %.2fx of curl" % (curl(), a / curl()))
 a, u = (med("bulk", 4, t, "requests_per_second") for t in ("ahc", "urlsession"))
 ac, uc = (med("bulk", 4, t, "cpu_ms_per_request") * 1000 for t in ("ahc", "urlsession"))
 ar, ur = (max(x["peak_rss_mb"] for x in rows if x["mode"] == "bulk" and x["transport"] == t) for t in ("ahc", "urlsession"))
