@@ -23,10 +23,10 @@ public final class IPDataClient: Sendable {
     /// The `User-Agent` of every request, `ipdata-swift/<version>`.
     static let userAgent = "ipdata-swift/\(sdkVersion)"
 
-    let apiKey: String
-    let baseURL: URL
-    /// The start of every request's URL, worked out once.
+    /// The key and the base URL, and the start of every request's URL, worked out once.
     let requestBase: Endpoint.RequestBase
+    /// The base URL every request goes to.
+    var baseURL: URL { requestBase.baseURL }
     /// What carries the requests: a `URLSessionTransport`, or the caller's transport.
     let transport: any IPDataTransport
     let redaction: KeyRedaction
@@ -73,8 +73,6 @@ public final class IPDataClient: Sendable {
     }
 
     init(apiKey: String, configuration: Configuration, clock: RetryClock) {
-        self.apiKey = apiKey
-        self.baseURL = configuration.baseURL
         self.requestBase = Endpoint.RequestBase(baseURL: configuration.baseURL, apiKey: apiKey)
         let limits = URLSessionTransport.Limits(
             deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
