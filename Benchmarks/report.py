@@ -108,7 +108,7 @@ def main(path):
     w("")
     w("| decoder | µs per decode |")
     w("|---|---|")
-    for name in ["decode: IPResponse (this SDK)", "decode: plain Codable struct", "decode: JSONSerialization"]:
+    for name in ["decode: IPResponse through JSONDecoder", "decode: plain Codable struct", "decode: JSONSerialization"]:
         recs = get(name, [])
         if recs:
             lo, hi = span(recs, "microseconds_per_decode")

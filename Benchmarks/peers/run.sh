@@ -175,7 +175,10 @@ run_bench "python-ipdata single sequential" "$PY" "$HERE/python_sdk_bench.py" si
 run_bench "python-ipdata single 16 threads" "$PY" "$HERE/python_sdk_bench.py" single --count 5000 --concurrency 16
 run_bench "curl single sequential" "$HERE/curl_bench.sh" single --count 2000 --concurrency 1
 run_bench "curl single 16 parallel" "$HERE/curl_bench.sh" single --count 5000 --concurrency 16
-run_bench "python-ipdata bulk 100k, 4 threads" "$PY" "$HERE/python_sdk_bench.py" bulk --file "$WORK/ips-100k.txt" --concurrency 4
+# With this SDK in the run, its bulk rounds interleave with the Python SDK's (below).
+if [ -z "${IPDATA_SWIFT_BENCH:-}" ]; then
+    run_bench "python-ipdata bulk 100k, 4 threads" "$PY" "$HERE/python_sdk_bench.py" bulk --file "$WORK/ips-100k.txt" --concurrency 4
+fi
 
 # --- this SDK, in the same run (Benchmarks/run.sh sets these) ---------------------------------
 if [ -n "${IPDATA_SWIFT_BENCH:-}" ]; then
@@ -192,18 +195,22 @@ if [ -n "${IPDATA_SWIFT_BENCH:-}" ]; then
         run_bench "urlsession+jsondecoder single 16 in flight" "$SB" single --client urlsession --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
         run_bench "urlsession+jsondecoder (completion handler) single 16 in flight" "$SB" single --client urlsession-completion --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --count 5000 --concurrency 16
     done
+    # Bulk enrichment, interleaved the same way: the Python SDK, the stream, the CLI.
+    for ((round = 1; round <= ROUNDS; round++)); do
+        run_bench "python-ipdata bulk 100k, 4 threads" "$PY" "$HERE/python_sdk_bench.py" bulk --file "$WORK/ips-100k.txt" --concurrency 4
+        run_bench "ipdata-swift lookupStream 100k, 4 in flight" "$SB" stream --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --file "$WORK/ips-100k.txt" --concurrency 4
+        if [ -n "${IPDATA_CLI:-}" ]; then
+            run_bench "ipdata bulk (CLI) 100k, 4 in flight" bash -c '
+                start=$(date +%s.%N)
+                "$1" bulk --no-cache --base-url "$2" --api-key "$3" --concurrency 4 --no-progress "$4" >/dev/null 2>/dev/null
+                status=$?
+                end=$(date +%s.%N)
+                printf "{\"client\":\"ipdata CLI\",\"mode\":\"bulk\",\"ips\":100000,\"seconds\":%s,\"ips_per_second\":%s,\"exit\":%s}\n" \
+                    "$(echo "$end - $start" | bc)" "$(echo "100000 / ($end - $start)" | bc)" "$status"' \
+                _ "$IPDATA_CLI" "$IPDATA_TEST_URL_NORMAL" "$KEY" "$WORK/ips-100k.txt"
+        fi
+    done
     REPEAT=$ROUNDS
-    run_bench "ipdata-swift lookupStream 100k, 4 in flight" "$SB" stream --base-url "$IPDATA_TEST_URL_NORMAL" --key "$KEY" --file "$WORK/ips-100k.txt" --concurrency 4
-    if [ -n "${IPDATA_CLI:-}" ]; then
-        run_bench "ipdata bulk (CLI) 100k, 4 in flight" bash -c '
-            start=$(date +%s.%N)
-            "$1" bulk --no-cache --base-url "$2" --api-key "$3" --concurrency 4 --no-progress "$4" >/dev/null 2>/dev/null
-            status=$?
-            end=$(date +%s.%N)
-            printf "{\"client\":\"ipdata CLI\",\"mode\":\"bulk\",\"ips\":100000,\"seconds\":%s,\"ips_per_second\":%s,\"exit\":%s}\n" \
-                "$(echo "$end - $start" | bc)" "$(echo "100000 / ($end - $start)" | bc)" "$status"' \
-            _ "$IPDATA_CLI" "$IPDATA_TEST_URL_NORMAL" "$KEY" "$WORK/ips-100k.txt"
-    fi
     if [ "${IPDATA_BENCH_MILLION:-1}" = 1 ]; then
         python3 "$HERE/make_ips.py" 1000000 "$WORK/ips-1m.txt"
         REPEAT_SAVED=$REPEAT; REPEAT=1

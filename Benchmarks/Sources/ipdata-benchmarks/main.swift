@@ -137,7 +137,7 @@ func decode() throws {
             "microseconds_per_decode": seconds / Double(iterations) * 1_000_000,
         ])
     }
-    try measure("IPResponse (this SDK)") { _ = try JSONDecoder().decode(IPResponse.self, from: body) }
+    try measure("IPResponse through JSONDecoder") { _ = try JSONDecoder().decode(IPResponse.self, from: body) }
     try measure("plain Codable struct") { _ = try JSONDecoder().decode(PlainLookup.self, from: body) }
     try measure("JSONSerialization") { _ = try JSONSerialization.jsonObject(with: body) }
 }
