@@ -106,29 +106,50 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     ///
     /// Throws a `URLError` when no whole answer arrives (see the type's description).
     public func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
+        let (answer, url) = try await exchange(request, limits: limits)
+        return (answer.body, Self.urlResponse(answer.head, url: url))
+    }
+
+    /// The answer as `data(for:limits:)` gives it, except that a 2xx from the request's own URL
+    /// comes as its status and body alone, without an `HTTPURLResponse` (see `TransportAnswer`).
+    package func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer {
+        let (answer, url) = try await exchange(request, limits: limits)
+        let status = Int(answer.head.status.code)
+        if (200..<300).contains(status), url == request.url { return .success(status: status, body: answer.body) }
+        return .response(answer.body, Self.urlResponse(answer.head, url: url))
+    }
+
+    /// The answer to `request`, and the URL that gave it: a `GET` whose connection is lost before
+    /// its answer is sent once more, and one redirected within its origin is followed (see
+    /// `data(for:limits:)`).
+    private func exchange(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (
+        AnswerCollector.Answer, URL
+    ) {
+        guard var url = request.url else { throw URLError(.badURL) }
         let isGET = (request.httpMethod ?? "GET") == "GET"
-        var request = request
         var resent = false
         var redirects = 0
         while true {
-            let answer: (Data, URLResponse)
+            let answer: AnswerCollector.Answer
             do {
-                answer = try await send(request, limits: limits)
+                answer = try await send(request, to: url, limits: limits)
             } catch let error as URLError where isGET && error.code == .networkConnectionLost && !resent {
                 resent = true
                 continue
             }
-            guard isGET, redirects < 5, let next = Self.redirectWithinTheOrigin(answer.1) else { return answer }
+            let answered = answer.url ?? url
+            guard isGET, redirects < 5, let next = Self.redirectWithinTheOrigin(answer.head, from: answered) else {
+                return (answer, answered)
+            }
             redirects += 1
-            request.url = next
+            url = next
         }
     }
 
     /// Where a redirect answer points, when that is within the origin of the URL it answered.
-    static func redirectWithinTheOrigin(_ response: URLResponse) -> URL? {
-        guard let http = response as? HTTPURLResponse, [301, 302, 303, 307, 308].contains(http.statusCode),
-            let from = http.url, let origin = origin(of: from),
-            let location = http.value(forHTTPHeaderField: "Location"),
+    static func redirectWithinTheOrigin(_ head: HTTPResponseHead, from: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(head.status.code), let origin = origin(of: from),
+            let location = head.headers.first(name: "Location"),
             let target = URL(string: location, relativeTo: from)?.absoluteURL, Self.origin(of: target) == origin
         else { return nil }
         return target
@@ -147,23 +168,21 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// ends the whole request, body included (the async API's ends at the head), and its task is
     /// cancelled from anywhere, so no task of the client's own has to watch the request. The
     /// delegate runs on `eventLoop`, which AsyncHTTPClient then prefers for the connection.
-    private func send(_ request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
-        guard let url = request.url else { throw URLError(.badURL) }
+    private func send(_ request: URLRequest, to url: URL, limits: IPDataTransportLimits) async throws
+        -> AnswerCollector.Answer
+    {
         let largest = min(maximumResponseSize, limits.maximumResponseSize)
         let seconds = min(timeout, limits.deadline)
         do {
             let collector = AnswerCollector(maximumBytes: largest)
             let task = client.execute(
                 request: try Self.clientRequest(request, url: url), delegate: collector,
-                eventLoop: .delegate(on: eventLoop),
-                deadline: .now() + Self.timeAmount(seconds))
-            let answer = try await withTaskCancellationHandler {
+                eventLoop: .delegate(on: eventLoop), deadline: .now() + Self.timeAmount(seconds))
+            return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
                 task.cancel()
             }
-            let answered = answer.url ?? url
-            return (answer.body, Self.urlResponse(answer.head, url: answered))
         } catch let error as URLError {
             throw error
         } catch is AnswerCollector.TooLarge {
@@ -200,8 +219,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         // Bytes, so that a request resent on a fresh connection carries its whole body.
         let body = request.httpBody.map { HTTPClient.Body.byteBuffer(ByteBuffer(bytes: $0)) }
         return try HTTPClient.Request(
-            url: url.absoluteString, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers,
-            body: body)
+            url: url, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), headers: headers, body: body)
     }
 
     /// The answer's head as `HTTPURLResponse`, for the URL that got it.

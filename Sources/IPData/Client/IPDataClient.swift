@@ -389,7 +389,12 @@ public final class IPDataClient: Sendable {
             attempt += 1
             do {
                 try await waitOutRateLimitHold()
-                let (body, response) = try await sendWithinTheLimit(request)
+                let body: Data
+                let response: URLResponse
+                switch try await sendWithinTheLimit(request) {
+                case .success(_, let data): return data  // a 2xx from the request's own URL
+                case .response(let data, let answer): (body, response) = (data, answer)
+                }
                 // Compared as URLs first: parsing two origins costs more than the rest of the check.
                 if let answered = response.url, answered != request.url, let asked = Origin(request.url),
                     Origin(answered) != asked
@@ -447,24 +452,28 @@ public final class IPDataClient: Sendable {
     }
 
     /// Sends one request once a slot is free (see `RequestSlots`).
-    private func sendWithinTheLimit(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    private func sendWithinTheLimit(_ request: URLRequest) async throws -> TransportAnswer {
         do {
             try await slots.acquire()
         } catch {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        guard let onRequestEnd else { return try await transportData(for: request) }
+        guard let onRequestEnd else { return try await transportAnswer(for: request) }
         let start = clock.now()
-        let answer: (Data, URLResponse)
+        let answer: TransportAnswer
         do {
-            answer = try await transportData(for: request)
+            answer = try await transportAnswer(for: request)
         } catch {
             let failure = error as? IPDataError ?? redaction.networkError(error)
             onRequestEnd(sentRequest(request, status: nil, failure: failure, since: start))
             throw error
         }
-        let status = (answer.1 as? HTTPURLResponse)?.statusCode
+        let status: Int?
+        switch answer {
+        case .success(let code, _): status = code
+        case .response(_, let response): status = (response as? HTTPURLResponse)?.statusCode
+        }
         onRequestEnd(sentRequest(request, status: status, failure: nil, since: start))
         return answer
     }
@@ -472,11 +481,18 @@ public final class IPDataClient: Sendable {
     /// The transport's answer to `request`, held to the limits: by URLSession's transport and
     /// by a `LimitEnforcingTransport` themselves, by the client's watch around any other
     /// transport, which is told them (`IPDataTransport.data(for:limits:)`).
-    private func transportData(for request: URLRequest) async throws -> (Data, URLResponse) {
-        if transport is URLSessionTransport { return try await transport.data(for: request) }
-        let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
-        if transport is any LimitEnforcingTransport { return try await transport.data(for: request, limits: told) }
-        return try await withinLimits { try await self.transport.data(for: request, limits: told) }
+    private func transportAnswer(for request: URLRequest) async throws -> TransportAnswer {
+        let answer: (Data, URLResponse)
+        if transport is URLSessionTransport {
+            answer = try await transport.data(for: request)
+        } else {
+            let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
+            if let enforcing = transport as? any LimitEnforcingTransport {
+                return try await enforcing.answer(to: request, limits: told)
+            }
+            answer = try await withinLimits { try await self.transport.data(for: request, limits: told) }
+        }
+        return .response(answer.0, answer.1)
     }
 
     /// What `onRequestEnd` is told of `request`, which went out at `start`.

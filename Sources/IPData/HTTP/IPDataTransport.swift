@@ -53,7 +53,21 @@ extension IPDataTransport {
 /// given by itself, the whole answer within the deadline, so the client puts no watch of its own
 /// around it: `AsyncHTTPClientTransport`, whose `HTTPClient` ends a request at its deadline. (A
 /// transport of the caller's is watched by the client, with a task of its own per request.)
-package protocol LimitEnforcingTransport: IPDataTransport {}
+package protocol LimitEnforcingTransport: IPDataTransport {
+    /// The answer to `request` within `limits`, as `data(for:limits:)` gives it, except that a
+    /// success (a 2xx status) from the request's own URL may come as `TransportAnswer.success`:
+    /// the client reads nothing else of such an answer, and making its `HTTPURLResponse` costs
+    /// more than the rest of the answer's way through the client.
+    func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer
+}
+
+/// An answer as a `LimitEnforcingTransport` hands it to the client.
+package enum TransportAnswer: Sendable {
+    /// A 2xx status from the request's own URL (no redirect was followed), and the body.
+    case success(status: Int, body: Data)
+    /// Any answer, whole.
+    case response(Data, URLResponse)
+}
 
 /// The limits an `IPDataClient` holds each request to, which it passes to its transport with
 /// every request (`IPDataTransport.data(for:limits:)`): the client's
