@@ -6,6 +6,7 @@
 //   ipdata-benchmarks decode --fixture PATH --iterations N
 import Foundation
 import IPData
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -166,8 +167,10 @@ func overhead() async throws {
         _ = try JSONDecoder().decode(PlainLookup.self, from: body)
     }
     let plain = Date().timeIntervalSince(start) / Double(iterations) * 1_000_000
-    emit(["client": "ipdata-swift", "mode": "overhead", "count": iterations, "microseconds_per_lookup": sdk,
-          "plain_request_and_decode_microseconds": plain])
+    emit([
+        "client": "ipdata-swift", "mode": "overhead", "count": iterations, "microseconds_per_lookup": sdk,
+        "plain_request_and_decode_microseconds": plain,
+    ])
 }
 
 switch arguments.first {
