@@ -61,8 +61,9 @@ package protocol LimitEnforcingTransport: IPDataTransport {
     func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer
 }
 
-/// An answer as a `LimitEnforcingTransport` hands it to the client.
-package enum TransportAnswer: Sendable {
+/// An answer as a `LimitEnforcingTransport` hands it to the client, within the calling task.
+/// (Not declared `Sendable`, which it need not be: not every Apple SDK declares `URLResponse` so.)
+package enum TransportAnswer {
     /// A 2xx status from the request's own URL (no redirect was followed), and the body.
     case success(status: Int, body: Data)
     /// Any answer, whole.
