@@ -1,5 +1,8 @@
 #if AsyncHTTPClient
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOPosix
 import XCTest
 
 @testable import IPData
@@ -40,6 +43,34 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(-1), .nanoseconds(0))
         XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.infinity), .seconds(1_000_000_000))
         XCTAssertEqual(AsyncHTTPClientTransport.timeAmount(.greatestFiniteMagnitude), .seconds(1_000_000_000))
+    }
+
+    /// The transport's event loop is one of its client's group. A group that hands out a loop it
+    /// does not list gets none (AsyncHTTPClient would stop the process on such a loop).
+    func testTheTransportsEventLoopIsOneTheClientsGroupLists() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        defer { try? group.syncShutdownGracefully() }
+        let listed = group.makeIterator().map { ObjectIdentifier($0) }
+        let client = HTTPClient(eventLoopGroup: group)
+        defer { try? client.syncShutdown() }
+        let loop = try XCTUnwrap(AsyncHTTPClientTransport(client: client).eventLoop)
+        XCTAssertTrue(listed.contains(ObjectIdentifier(loop)))
+
+        let lying = HTTPClient(eventLoopGroup: UnlistedLoopGroup(group))
+        defer { try? lying.syncShutdown() }
+        XCTAssertNil(AsyncHTTPClientTransport(client: lying).eventLoop)
+    }
+
+    /// A group whose `any()` is a loop its iterator leaves out.
+    private final class UnlistedLoopGroup: EventLoopGroup, Sendable {
+        private let loops: [any EventLoop]
+        init(_ group: MultiThreadedEventLoopGroup) { loops = Array(group.makeIterator()) }
+        func next() -> any EventLoop { loops[0] }
+        func any() -> any EventLoop { loops[1] }
+        func makeIterator() -> EventLoopIterator { EventLoopIterator([loops[0]]) }
+        func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable ((any Error)?) -> Void) {
+            queue.async { callback(nil) }
+        }
     }
 
     private struct Echo: Error, CustomStringConvertible {

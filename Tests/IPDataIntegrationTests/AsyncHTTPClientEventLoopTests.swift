@@ -41,7 +41,7 @@ final class AsyncHTTPClientEventLoopTests: LocalServerTestCase {
 
         let seen = loops.withLock { $0 }
         XCTAssertEqual(seen.count, 8, "one HTTP/2 stream per lookup")
-        XCTAssertEqual(Set(seen), [ObjectIdentifier(transport.eventLoop)])
+        XCTAssertEqual(Set(seen), [ObjectIdentifier(try XCTUnwrap(transport.eventLoop))])
     }
 }
 #endif

@@ -1,4 +1,4 @@
-// ipdata-transport-benchmarks --transport ahc|urlsession|bare-ahc --base-url URL --key KEY --count N
+// ipdata-transport-benchmarks --transport ahc|ahc-http1|urlsession|bare-ahc --base-url URL --key KEY --count N
 //                             --concurrency C [--mode single|bulk]
 //
 // single: looks up N distinct addresses, C in flight, after a warm-up: through an IPDataClient over
@@ -104,13 +104,22 @@ func bareLookup(_ client: HTTPClient, _ address: String) async -> Bool {
 let lookup: @Sendable (String) async -> Bool
 let client: IPDataClient?
 switch transport {
-case "ahc", "urlsession":
+case "ahc", "ahc-http1", "urlsession":
+    let connection: IPDataClient.Connection
+    switch transport {
+    case "ahc": connection = .transport(AsyncHTTPClientTransport())
+    case "ahc-http1":
+        // HTTP/1.1 only, the pool's connections (8 by default) each carrying one request at a time.
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.httpVersion = .http1Only
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        connection = .transport(AsyncHTTPClientTransport(client: http))
+    default: connection = .owned(.ephemeral)
+    }
     let made = IPDataClient(
         apiKey: key,
         configuration: .init(
-            baseURL: baseURL,
-            connection: transport == "ahc" ? .transport(AsyncHTTPClientTransport()) : .owned(.ephemeral),
-            maximumConcurrentRequests: max(16, concurrency)))
+            baseURL: baseURL, connection: connection, maximumConcurrentRequests: max(16, concurrency)))
     client = made
     lookup = { address in (try? await made.lookup(address)) != nil }
 case "bare-ahc":
