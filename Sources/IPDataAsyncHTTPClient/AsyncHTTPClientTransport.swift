@@ -151,20 +151,14 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         }
     }
 
-    /// Where a redirect answer points, when that is within the origin of the URL it answered.
+    /// Where a redirect answer points, when that is within the origin (`Origin`: scheme, host and
+    /// port) of the URL it answered.
     static func redirectWithinTheOrigin(_ head: HTTPResponseHead, from: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(head.status.code), let origin = origin(of: from),
+        guard [301, 302, 303, 307, 308].contains(head.status.code), let origin = Origin(from),
             let location = head.headers.first(name: "Location"),
-            let target = URL(string: location, relativeTo: from)?.absoluteURL, Self.origin(of: target) == origin
+            let target = URL(string: location, relativeTo: from)?.absoluteURL, Origin(target) == origin
         else { return nil }
         return target
-    }
-
-    /// Scheme, host and port, the port spelled out where the URL leaves it to the scheme.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
-        return "\(scheme)://\(host):\(port)"
     }
 
     /// One request, one answer, within `limits`.
