@@ -109,6 +109,7 @@ struct StreamingLookup {
             let noAnswer = status == .networkFailed && progress.records > 0 && progress.failures == progress.records
             if noAnswer, let firstNetworkFailure {
                 console.error("no lookup got an answer: \(firstNetworkFailure)")
+                OutputSink.current?.markNothingAnswered()
             } else {
                 OutputSink.current?.markComplete()
             }

@@ -121,7 +121,7 @@ enum EnrichCommand {
         for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
         if let problem = addresses.problem.withLock({ $0 }) { throw problem }
         // A dead server leaves an `--output` file as it was, rather than rows of errors in its place.
-        if !failures.noneGotThrough(of: lookups) { sink.markComplete() }
+        if failures.noneGotThrough(of: lookups) { sink.markNothingAnswered() } else { sink.markComplete() }
         if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
         failures.report(to: console, what: "their lines carry the error")
         return failures.status

@@ -25,6 +25,8 @@ final class OutputSink: Sendable {
         var isClosed = false
         /// The command got through all of its input (`markComplete()`).
         var isComplete = false
+        /// No lookup got an answer (`markNothingAnswered()`): the output holds only errors.
+        var isOnlyErrors = false
         /// Bytes written so far.
         var written = 0
         /// What makes the output whole if the run stops now (`\n]\n` for a JSON array).
@@ -152,19 +154,25 @@ final class OutputSink: Sendable {
         state.withLock { $0.isComplete = true }
     }
 
+    /// Records that no lookup of the run got an answer (a dead server, a wrong `--base-url`): the
+    /// file stays as it was, and the output, nothing but errors, is not kept either.
+    func markNothingAnswered() {
+        state.withLock { $0.isOnlyErrors = true }
+    }
+
     /// Ends the output. After `markComplete()` the temporary file replaces the file; otherwise the
     /// run stopped short (or was interrupted): the trailer is written, the old file stays as it
     /// was, and the partial output is kept. Returns a line for the user about a run that did not
     /// complete, or about a file that could not be replaced; nil when all went well.
     @discardableResult
     func finish() -> String? {
-        let ended = state.withLock { state -> (written: Int, completed: Bool)? in
+        let ended = state.withLock { state -> (written: Int, completed: Bool, onlyErrors: Bool)? in
             guard !state.isClosed else { return nil }
             state.isClosed = true
             if !state.isComplete, let trailer = state.trailer, state.written > 0 {
                 try? Self.writeAll(Data(trailer.utf8), to: descriptor)
             }
-            return (state.written, state.isComplete)
+            return (state.written, state.isComplete, state.isOnlyErrors)
         }
         guard let ended, let replacement else { return nil }
         close(descriptor)
@@ -177,6 +185,10 @@ final class OutputSink: Sendable {
         }
         let kept =
             replacement.existed ? "\(replacement.path) was left as it was" : "\(replacement.path) was not created"
+        if ended.onlyErrors {
+            unlink(replacement.temporaryPath)
+            return "nothing was written: \(kept)"
+        }
         guard ended.written > 0 else {
             unlink(replacement.temporaryPath)
             return "the run did not finish: \(kept)"

@@ -203,7 +203,10 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertEqual(
             try String(contentsOf: output, encoding: .utf8), "{\"ip\":\"8.8.8.8\",\"country_code\":\"US\"}\n")
         XCTAssertTrue(run.stderr.contains("no lookup got an answer: Network error: "), run.stderr)
-        XCTAssertTrue(run.stderr.contains("\(output.path) was left as it was"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("nothing was written: \(output.path) was left as it was"), run.stderr)
+        // Nor is a file of nothing but errors left beside it.
+        let folder = output.deletingLastPathComponent().path
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["earlier.jsonl"])
         // A run with one answer among the failures is a run: its output replaces the file.
         let mixed = try ipdata(["bulk", "--output", output.path] + base, stdin: "8.8.8.8\nnot-an-address\n")
         XCTAssertEqual(mixed.status, 1, mixed.stderr)

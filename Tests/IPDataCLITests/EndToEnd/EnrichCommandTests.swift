@@ -78,7 +78,10 @@ final class EnrichCommandTests: CommandLineTestCase {
             ["enrich", "-f", "country_code", "--base-url", "https://127.0.0.1:9", "--output", output.path, input.path])
         XCTAssertEqual(again.status, 5, again.stderr)
         XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "ip,country_code,ipdata_error\n8.8.8.8,US,\n")
-        XCTAssertTrue(again.stderr.contains("\(output.path) was left as it was"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("nothing was written: \(output.path) was left as it was"), again.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path).sorted(),
+            ["enriched.csv"])
     }
 
     func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
