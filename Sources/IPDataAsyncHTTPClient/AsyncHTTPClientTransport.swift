@@ -191,7 +191,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
             // Not all of the answer came in time: say whose limit it was, in the client's words.
             throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
-            throw Self.urlError(for: error, redaction: Self.redaction(for: request))
+            throw Self.urlError(for: error, redaction: Self.redaction(for: request), server: Origin(url)?.text)
         }
     }
 
@@ -239,12 +239,40 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         KeyRedaction(apiKeys: [request.value(forHTTPHeaderField: "api-key")].compactMap { $0 })
     }
 
-    /// The `URLError` that stands for an AsyncHTTPClient or SwiftNIO error, with its description
-    /// (never a URL) as the message.
-    static func urlError(for error: any Error, redaction: KeyRedaction) -> URLError {
+    /// The `URLError` that stands for an AsyncHTTPClient or SwiftNIO error, with one line in plain
+    /// words as its message: what failed, with `server` (an origin, never a URL with its query).
+    static func urlError(for error: any Error, redaction: KeyRedaction, server: String? = nil) -> URLError {
         let code = urlErrorCode(for: error)
-        let message = code == .cancelled ? "The request was cancelled." : redaction.redact(String(describing: error))
+        let server = server ?? "the server"
+        let message: String
+        switch code {
+        case .cancelled: message = "The request was cancelled."
+        case .timedOut: message = "The request to \(server) timed out."
+        case .cannotFindHost: message = "The host of \(server) could not be found."
+        case .cannotConnectToHost: message = "Could not connect to \(server)\(reason(error))."
+        case .networkConnectionLost: message = "The connection to \(server) was lost\(reason(error))."
+        case .secureConnectionFailed:
+            let unverified = String(describing: error).contains("CERTIFICATE_VERIFY_FAILED")
+            message =
+                "The secure connection to \(server) failed\(unverified ? ": its certificate is not trusted" : "")."
+        default:
+            // What AsyncHTTPClient or SwiftNIO says, on one line and short.
+            let text = redaction.redact(String(describing: error)).split(whereSeparator: \.isNewline).joined(
+                separator: " ")
+            message = "The exchange with \(server) failed: \(text.count > 200 ? text.prefix(199) + "…" : text)"
+        }
         return URLError(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    /// `: ` and the system's words for the socket error behind `error`, when there is one.
+    private static func reason(_ error: any Error) -> String {
+        let io =
+            (error as? IOError)
+            ?? (error as? NIOConnectionError)?.connectionErrors.lazy.compactMap {
+                $0.error as? IOError
+            }.first
+        guard let io else { return "" }
+        return ": " + String(cString: strerror(io.errnoCode)).lowercased()
     }
 
     static func urlErrorCode(for error: any Error) -> URLError.Code {

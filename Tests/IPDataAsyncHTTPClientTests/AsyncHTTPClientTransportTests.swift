@@ -26,6 +26,28 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertTrue(error.localizedDescription.contains(KeyRedaction.placeholder), error.localizedDescription)
     }
 
+    /// A failure reads as one line in plain words, naming the server by its origin: no SwiftNIO
+    /// or BoringSSL dump, no URL, no key.
+    func testAFailureReadsAsOneLineNamingTheServer() {
+        let redaction = KeyRedaction(apiKeys: ["secret-key-123"])
+        let server = "https://127.0.0.1:9"
+        let message = {
+            AsyncHTTPClientTransport.urlError(for: $0, redaction: redaction, server: server).localizedDescription
+        }
+        XCTAssertEqual(
+            message(IOError(errnoCode: ECONNREFUSED, reason: "connect")),
+            "Could not connect to https://127.0.0.1:9: connection refused.")
+        XCTAssertEqual(
+            message(IOError(errnoCode: ECONNRESET, reason: "read")),
+            "The connection to https://127.0.0.1:9 was lost: connection reset by peer.")
+        XCTAssertEqual(message(HTTPClientError.readTimeout), "The request to https://127.0.0.1:9 timed out.")
+        XCTAssertEqual(message(CancellationError()), "The request was cancelled.")
+        let other = message(Echo(text: "odd\nanswer for https://127.0.0.1:9/8.8.8.8?api-key=secret-key-123"))
+        XCTAssertEqual(other.split(whereSeparator: \.isNewline).count, 1, other)
+        XCTAssertTrue(other.hasPrefix("The exchange with https://127.0.0.1:9 failed: odd answer for "), other)
+        XCTAssertFalse(other.contains("secret-key-123"), other)
+    }
+
     /// The size error names the setting to change: the smaller limit's, or both when they are equal.
     func testTheSizeErrorNamesTheLimitThatStoppedTheAnswer() {
         let transport = AsyncHTTPClientTransport(maximumResponseSize: 1_000)
