@@ -23,8 +23,9 @@ import FoundationNetworking
 /// never fills memory. Failures come back as the `URLError`s the client understands:
 /// `.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost` (a connection that closed before
 /// the answer: the client resends a bulk request once), `.secureConnectionFailed`, `.cancelled`.
-/// Cancelling the calling task cancels the request. No error it throws carries the request's URL
-/// or the API key.
+/// Cancelling the calling task cancels the request. Each error's message is one line that names
+/// the server by its origin (`Could not connect to https://api.ipdata.co:443: connection
+/// refused.`); none carries the request's path, its query or the API key.
 ///
 /// Redirects follow the `HTTPClient`'s configuration, which cannot be changed per request.
 /// `AsyncHTTPClientTransport()` uses `sharedClient`, which follows none itself: the transport
