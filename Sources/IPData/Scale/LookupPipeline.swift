@@ -216,7 +216,8 @@ final class LookupPipeline {
         if !sendsNonPublicAddresses, let parsed = IPAddress(address) {
             switch parsed.scope {
             case .public: break
-            case .private: return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.privateAddress(address))))
+            case .private:
+                return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.privateAddress(address))))
             case .reserved:
                 return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.reservedAddress(address))))
             }
