@@ -439,6 +439,14 @@ class Handler(BaseHTTPRequestHandler):
             "chunked": "chunked" in (self.headers.get("Transfer-Encoding") or "").lower(),
             "body_len": len(body),
         }
+        if self.command == "POST" and raw_path.endswith("/bulk"):
+            # the addresses of a bulk request, for tests that count what was sent
+            try:
+                items = json.loads(body.decode("utf-8"))
+                if isinstance(items, list):
+                    rec["bulk_addresses"] = [x for x in items if isinstance(x, str)]
+            except (ValueError, UnicodeDecodeError):
+                pass
         try:
             if self.headers.get("X-IPData-Drop") == "1":
                 # race mode: the body has been read; nginx turns 599 into a dropped connection

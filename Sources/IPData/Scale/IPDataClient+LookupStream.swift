@@ -4,7 +4,8 @@ extension IPDataClient {
     /// Addresses are sent in bulk requests of up to 100, `options.concurrency` of them at a time;
     /// see `IPLookupStream`. An address the API rejects, or that is not an IP address, fails on
     /// its own (`IPLookupResult.result`); a failed request fails the addresses it carried, and the
-    /// stream goes on. With a `cache`, cached addresses are answered without a request.
+    /// stream goes on. With a `cache`, cached addresses are answered without a request; with
+    /// `options.sendsNonPublicAddresses` false, so are private and reserved addresses.
     ///
     /// ```swift
     /// for try await item in client.lookupStream(addresses) {

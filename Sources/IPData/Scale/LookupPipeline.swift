@@ -16,6 +16,9 @@ import Foundation
 /// rides with the chunk read around it, in its place, so that the requests stay full. A chunk
 /// holds at most `mostAddressesRead` addresses, sent or not, and a run of kept answers with no
 /// address to send takes a place in the window of its own, so memory stays bounded.
+///
+/// Without `LookupStreamOptions.sendsNonPublicAddresses`, an address whose scope is not public
+/// rides along the same way, answered with the API's refusal.
 final class LookupPipeline {
     /// One lookup of the window, in input order.
     private enum Unit {
@@ -53,6 +56,7 @@ final class LookupPipeline {
     private let source: any AddressSource
     private let mode: BulkMode
     private let keptAnswers: (any KeptAnswers)?
+    private let sendsNonPublicAddresses: Bool
     private var queue: [Unit] = []
     private var ready: [IPLookupResult] = []
     private var readyIndex = 0
@@ -66,9 +70,10 @@ final class LookupPipeline {
         self.concurrency = max(1, options.concurrency)
         self.source = source
         self.keptAnswers = options.keptAnswers
+        self.sendsNonPublicAddresses = options.sendsNonPublicAddresses
         self.mode = BulkMode(
             fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON, keeper: options.keptAnswers,
-            onEvent: options.onEvent)
+            usesSingleLookups: options.startsWithSingleLookups, onEvent: options.onEvent)
     }
 
     deinit {
@@ -204,9 +209,19 @@ final class LookupPipeline {
         }
     }
 
-    /// The result of `address` from the kept answers, if they hold it (and, for a stream that
-    /// hands out decoded answers, it decodes).
+    /// The result of `address` without a request: the API's refusal of an address that is not
+    /// public, when the stream does not send those; else the kept answer, if the kept answers
+    /// hold it (and, for a stream that hands out decoded answers, it decodes).
     private func keptResult(for address: String) -> IPLookupResult? {
+        if !sendsNonPublicAddresses, let parsed = IPAddress(address) {
+            switch parsed.scope {
+            case .public: break
+            case .private:
+                return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.privateAddress(address))))
+            case .reserved:
+                return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.reservedAddress(address))))
+            }
+        }
         guard let keptAnswers, let json = keptAnswers.answer(for: address) else { return nil }
         if mode.keepsJSON {
             return IPLookupResult(ip: address, result: .success(IPResponse(undecoded: address)), json: json)
@@ -305,15 +320,16 @@ final class BulkMode: Sendable {
     /// Where each answer's bytes go (`LookupStreamOptions.keptAnswers`).
     let keeper: (any KeptAnswers)?
     let onEvent: (@Sendable (LookupStreamEvent) -> Void)?
-    private let singleLookups = Locked(false)
+    private let singleLookups: Locked<Bool>
 
     init(
-        fallsBack: Bool, keepsJSON: Bool = false, keeper: (any KeptAnswers)? = nil,
+        fallsBack: Bool, keepsJSON: Bool = false, keeper: (any KeptAnswers)? = nil, usesSingleLookups: Bool = false,
         onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     ) {
         self.fallsBack = fallsBack
         self.keepsJSON = keepsJSON
         self.keeper = keeper
+        self.singleLookups = Locked(usesSingleLookups)
         self.onEvent = onEvent
     }
 

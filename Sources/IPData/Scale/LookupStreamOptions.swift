@@ -9,6 +9,17 @@ public struct LookupStreamOptions: Sendable {
     /// address then fails with that `forbidden` error.
     public var fallsBackToSingleLookups: Bool
 
+    /// Whether addresses the API refuses to look up (private, loopback, reserved) are sent to it
+    /// (default true). When false, such an address is answered in its place in the order, without
+    /// a request, with the result the API would give: `.failure(.badRequest(message))`, the
+    /// message being the API's (`10.0.0.1 is a private IP address`, `224.0.0.1 is a reserved IP
+    /// address.`), so they stay out of bulk requests and leave the network. An address is not
+    /// public when it lies in a block that the IANA IPv4 or IPv6 Special-Purpose Address Registry
+    /// marks as not globally reachable (`10.0.0.0/8`, `127.0.0.0/8`, `198.18.0.0/15`, `fc00::/7`,
+    /// Teredo's `2001::/32`…), in `100.64.0.0/10` or `224.0.0.0/3`, or, for IPv6, outside
+    /// `2000::/3` (but for NAT64's `64:ff9b::/96`); `::ffff:1.2.3.4` goes by its IPv4 address.
+    public var sendsNonPublicAddresses = true
+
     /// Called, from any thread, as the stream works: for progress displays and summaries.
     public var onEvent: (@Sendable (LookupStreamEvent) -> Void)?
 
@@ -22,6 +33,10 @@ public struct LookupStreamOptions: Sendable {
     /// answered from it, in its place in the order, without a request; each answer the API sends
     /// for an address is given to it. The stream's events count only the requests sent.
     package var keptAnswers: (any KeptAnswers)?
+
+    /// Start with single lookups, as after the plan refused a bulk request: for a tool that runs
+    /// one stream after another and has seen the refusal in an earlier one.
+    package var startsWithSingleLookups = false
 
     /// Options for a lookup of many addresses.
     public init(

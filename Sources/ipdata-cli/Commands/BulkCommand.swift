@@ -140,6 +140,7 @@ enum BulkCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.keptAnswers = cache
+        options.sendsNonPublicAddresses = false
         progress.cacheHits = cache.map { cache in { cache.hits } }
         let stream = client.lookupStream(addresses, fields: common.selection?.topLevelNames, options: options)
         var lookup = StreamingLookup(

@@ -11,11 +11,13 @@ struct DryRun: Equatable {
     var distinct = 0
     /// The distinct entries that are no IP address: failed records, never sent.
     var notAddresses = 0
+    /// The distinct addresses answered locally, never sent: private and reserved ones.
+    var answeredLocally = 0
     /// The distinct addresses the cache answers.
     var cached = 0
 
     /// The distinct addresses to send.
-    var toSend: Int { distinct - notAddresses - cached }
+    var toSend: Int { distinct - notAddresses - answeredLocally - cached }
 
     /// The requests the run would send: one per address for single lookups, else bulk requests
     /// of up to 100 addresses.
@@ -23,18 +25,25 @@ struct DryRun: Equatable {
         singleLookups ? toSend : (toSend + APIMessage.bulkLimit - 1) / APIMessage.bulkLimit
     }
 
-    /// Counts `addresses`, asking `cache` (nil with `--no-cache`) about each distinct one.
-    static func count<Addresses: AsyncSequence>(_ addresses: Addresses, cache: CachedAnswers?) async throws -> DryRun
-    where Addresses.Element == String {
+    /// Counts `addresses`, asking `cache` (nil with `--no-cache`) about each distinct one. With
+    /// `answersNonPublicLocally` (the run's stream does not send them, as in bulk, enrich,
+    /// summarize and lookups of several addresses), a private or reserved address is counted as
+    /// answered locally, by the scope rule the stream uses.
+    static func count<Addresses: AsyncSequence>(
+        _ addresses: Addresses, cache: CachedAnswers?, answersNonPublicLocally: Bool = true
+    ) async throws -> DryRun where Addresses.Element == String {
         var estimate = DryRun()
         var seen: Set<String> = []
         for try await address in addresses {
             estimate.addresses += 1
-            let canonical = IPAddress.canonical(address)
+            let parsed = IPAddress(address)
+            let canonical = parsed?.text
             guard seen.insert(canonical ?? "\u{0}" + address).inserted else { continue }
             estimate.distinct += 1
             if canonical == nil {
                 estimate.notAddresses += 1
+            } else if answersNonPublicLocally, parsed?.scope != .public {
+                estimate.answeredLocally += 1
             } else if let cache, cache.key(for: address).flatMap(cache.cache.entry(for:)) != nil {
                 estimate.cached += 1
             }
@@ -42,16 +51,24 @@ struct DryRun: Equatable {
         return estimate
     }
 
-    /// The line `--dry-run` prints: `dry run: 1000 addresses, 900 distinct, 850 in the cache,
-    /// 50 to look up in 1 request; nothing was sent`.
+    /// The line `--dry-run` prints, each number with its unit: `dry run: 1000 addresses read, 900
+    /// distinct; of the 900 distinct addresses: 840 in the cache, 8 answered locally (private or
+    /// reserved), 2 invalid, 50 to send in 1 bulk request; nothing was sent`. The parts for
+    /// addresses answered locally and invalid ones appear only when there are some.
     func text(singleLookups: Bool) -> String {
+        func plural(_ count: Int, _ singular: String, _ plural: String) -> String {
+            "\(count) \(count == 1 ? singular : plural)"
+        }
         let requests = requests(singleLookups: singleLookups)
-        let kind = singleLookups ? "single lookup" : "bulk request"
-        var parts = [
-            "\(addresses) address\(addresses == 1 ? "" : "es")", "\(distinct) distinct", "\(cached) in the cache",
-        ]
-        if notAddresses > 0 { parts.append("\(notAddresses) not IP address\(notAddresses == 1 ? "" : "es")") }
-        return "dry run: " + parts.joined(separator: ", ")
-            + "; \(toSend) to look up in \(requests) \(kind)\(requests == 1 ? "" : "s"); nothing was sent"
+        var parts = ["\(cached) in the cache"]
+        if answeredLocally > 0 { parts.append("\(answeredLocally) answered locally (private or reserved)") }
+        if notAddresses > 0 { parts.append("\(notAddresses) invalid") }
+        let kind =
+            singleLookups
+            ? plural(requests, "single lookup", "single lookups") : plural(requests, "bulk request", "bulk requests")
+        parts.append("\(toSend) to send in \(kind)")
+        return "dry run: \(plural(addresses, "address", "addresses")) read, \(distinct) distinct; "
+            + "of the \(plural(distinct, "distinct address", "distinct addresses")): " + parts.joined(separator: ", ")
+            + "; nothing was sent"
     }
 }

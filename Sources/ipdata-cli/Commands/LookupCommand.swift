@@ -88,14 +88,17 @@ enum LookupCommand {
                 !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
+        // `--field` asks for the field's top-level name only, and keeps those answers.
         let (client, cache) = try common.makeClientAndCache(
-            environment: environment, console: console, fields: common.selection?.topLevelNames)
+            environment: environment, console: console,
+            fields: field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames)
         defer { cache?.reportWriteProblem(to: console) }
         if parsed.has(BulkCommand.dryRunOption.name) {
-            return try await dryRun(target, field: field, cache: cache, console: console)
+            return try await dryRun(target, cache: cache, console: console)
         }
         if let field {
-            return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
+            return try await printField(
+                field, of: target, client: client, cache: cache, sink: common.openOutput(), console: console)
         }
         let (kind, shape): (RecordKind, RecordShape)
         switch target {
@@ -115,6 +118,7 @@ enum LookupCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.keptAnswers = cache
+        options.sendsNonPublicAddresses = false
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
@@ -132,11 +136,9 @@ enum LookupCommand {
     }
 
     /// `--dry-run`: what looking up the addresses would cost (one address: a single lookup;
-    /// several: bulk requests), printed on standard output; nothing is sent.
-    private static func dryRun(_ target: Target, field: String?, cache: CachedAnswers?, console: Console)
-        async throws -> ExitStatus
-    {
-        if field != nil { throw UsageError("--dry-run counts lookups of addresses: leave out --field") }
+    /// several: bulk requests, which answer private and reserved addresses locally), with or
+    /// without `--field`, printed on standard output; nothing is sent.
+    private static func dryRun(_ target: Target, cache: CachedAnswers?, console: Console) async throws -> ExitStatus {
         let estimate: DryRun
         let single: Bool
         switch target {
@@ -145,8 +147,8 @@ enum LookupCommand {
                 for ip in ips { continuation.yield(ip) }
                 continuation.finish()
             }
-            estimate = try await DryRun.count(addresses, cache: cache)
             single = ips.count == 1
+            estimate = try await DryRun.count(addresses, cache: cache, answersNonPublicLocally: !single)
         case .standardInput:
             estimate = try await DryRun.count(AddressReader(inputs: ["-"], column: .first), cache: cache)
             single = false
@@ -208,23 +210,27 @@ enum LookupCommand {
         OutputSink.current?.markComplete()
     }
 
-    /// `--field`: one field of each result, on a line of its own.
+    /// `--field`: one field of each result, on a line of its own (of several addresses, see
+    /// `FieldListLookup`).
     private static func printField(
-        _ path: String, of target: Target, client: IPDataClient, sink: OutputSink, console: Console
+        _ path: String, of target: Target, client: IPDataClient, cache: CachedAnswers?, sink: OutputSink,
+        console: Console
     ) async throws -> ExitStatus {
+        let steps = path.split(separator: ".").map(String.init)
+        let list = FieldListLookup(steps: steps, client: client, cache: cache, sink: sink, console: console)
         do {
             switch target {
+            case .addresses(let ips) where ips.count == 1:
+                return try printField(
+                    await fieldAnswer(steps, of: ips[0], client: client), sink: sink, console: console)
             case .addresses(let ips):
                 let addresses = AsyncStream { continuation in
                     for ip in ips { continuation.yield(ip) }
                     continuation.finish()
                 }
-                return try await printField(
-                    path, of: addresses, labelled: ips.count > 1, client: client, sink: sink, console: console)
+                return try await list.run(addresses)
             case .standardInput:
-                let addresses = AddressReader(inputs: ["-"], column: .first)
-                return try await printField(
-                    path, of: addresses, labelled: true, client: client, sink: sink, console: console)
+                return try await list.run(AddressReader(inputs: ["-"], column: .first))
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: nil)
                 return try printField(path, of: record, sink: sink, console: console)
@@ -239,7 +245,8 @@ enum LookupCommand {
         }
     }
 
-    /// How many `--field` requests are in flight at once (one request an address).
+    /// How many single lookups of `--field` are in flight at once, once the plan has refused
+    /// bulk requests.
     static let fieldConcurrency = 8
 
     /// What `--field` got for one address: the value as printed, or why there is none.
@@ -250,122 +257,31 @@ enum LookupCommand {
         case failed(String, ExitStatus, stopsTheRun: Bool)
     }
 
-    /// What happens during a `--field` run of several addresses, in the order it happens.
-    private enum FieldEvent: Sendable {
-        /// The next address of the input.
-        case address(String)
-        /// The input ended.
-        case inputEnded
-        /// The input could not be read further (a file that went away, a line over 1 MiB).
-        case inputFailed(any Error)
-        /// The answer for the address at this index of the input.
-        case answer(Int, FieldAnswer)
-    }
-
-    /// The field of each address from the API's field endpoint (`GET /8.8.8.8/asn`), whose body
-    /// is printed as it is; a dotted path walks into that body.
-    ///
-    /// Unless `labelled`, the value alone is printed, and a failure is one line on stderr.
-    /// When `labelled` (several addresses), each address gets one line on standard output, in
-    /// input order: `ADDRESS<TAB>VALUE` (the value on one line), or for a failed address
-    /// `ADDRESS<TAB><TAB>ERROR`, an empty value and the error. A refused key or an exhausted
-    /// quota stops the run: its error goes to stderr, and the addresses after it get no line.
-    ///
-    /// At most `fieldConcurrency` addresses are read and not yet written: their requests are in
-    /// flight together. The input is read in a task of its own, so that each line is written as
-    /// soon as its answer and those before it are in, even while the input waits for more
-    /// (`tail -f log | ipdata --field country_code`).
-    private static func printField<Addresses: AsyncSequence & Sendable>(
-        _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
-    ) async throws -> ExitStatus where Addresses.Element == String {
-        let steps = path.split(separator: ".").map(String.init)
-        let (events, eventSink) = AsyncStream.makeStream(of: FieldEvent.self)
-        // The reader takes a permit after each address before it reads the next: the first
-        // address needs none, and each written line gives one back.
-        let (permits, permitSink) = AsyncStream.makeStream(of: Void.self)
-        for _ in 1..<fieldConcurrency { permitSink.yield() }
-        // Not a child task: a run that stops must not wait for input that may never come.
-        let reader = Task {
-            var permitsLeft = permits.makeAsyncIterator()
-            do {
-                for try await ip in ips {
-                    eventSink.yield(.address(ip))
-                    guard await permitsLeft.next() != nil else { return }
-                }
-                eventSink.yield(.inputEnded)
-            } catch {
-                eventSink.yield(.inputFailed(error))
-            }
-        }
-        defer {
-            reader.cancel()
-            permitSink.finish()
-        }
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            var (read, written, inputEnded) = (0, 0, false)
-            var inputError: (any Error)?
-            var readAddresses: [Int: String] = [:]
-            var answers: [Int: FieldAnswer] = [:]
-            var status = ExitStatus.success
-            for await event in events {
-                switch event {
-                case .address(let ip):
-                    let index = read
-                    read += 1
-                    readAddresses[index] = ip
-                    group.addTask { eventSink.yield(.answer(index, await fieldAnswer(steps, of: ip, client: client))) }
-                case .inputEnded:
-                    inputEnded = true
-                case .inputFailed(let error):
-                    // The addresses read before it are still written.
-                    (inputEnded, inputError) = (true, error)
-                case .answer(let index, let answer):
-                    answers[index] = answer
-                }
-                // The answers that are next in input order, as far as they have arrived.
-                while let answer = answers.removeValue(forKey: written),
-                    let ip = readAddresses.removeValue(forKey: written)
-                {
-                    written += 1
-                    permitSink.yield()
-                    switch answer {
-                    case .value(let text) where labelled:
-                        try sink.write("\(ip)\t\(oneLine(text))\n")
-                    case .value(let text):
-                        try sink.write(text.hasSuffix("\n") ? text : text + "\n")
-                    case .failed(let message, let failure, let stopsTheRun):
-                        status = status.combined(with: failure)
-                        if stopsTheRun {
-                            console.error(message)
-                            group.cancelAll()
-                            return status
-                        }
-                        if labelled {
-                            try sink.write("\(ip)\t\t\(console.oneLine(message))\n")
-                        } else {
-                            console.error(message)
-                        }
-                    }
-                }
-                if inputEnded, written == read {
-                    if let inputError { throw inputError }
-                    break
-                }
-            }
+    /// The field of one address: the value alone, with a line break; a failure is one line on
+    /// stderr.
+    private static func printField(_ answer: FieldAnswer, sink: OutputSink, console: Console) throws -> ExitStatus {
+        switch answer {
+        case .value(let text):
+            try sink.write(text.hasSuffix("\n") ? text : text + "\n")
+        case .failed(let message, let failure, let stopsTheRun):
+            console.error(message)
+            if stopsTheRun { return failure }
             sink.markComplete()
-            return status
+            return failure
         }
+        sink.markComplete()
+        return .success
     }
 
     /// `text` on one line: its line breaks and tabs (white space between JSON tokens) become spaces.
-    private static func oneLine(_ text: String) -> String {
+    static func oneLine(_ text: String) -> String {
         var text = text
         while text.last?.isNewline == true { text.removeLast() }
         return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
-    /// The field at `steps` of `ip`: the body of `GET /IP/FIELD` as it is, or for a dotted path
-    /// the value at the rest of the path in that body.
+    /// The field at `steps` of one address: the body of `GET /IP/FIELD` as it is, or for a
+    /// dotted path the value at the rest of the path in that body.
     private static func fieldAnswer(_ steps: [String], of ip: String, client: IPDataClient) async -> FieldAnswer {
         let body: Data
         do {

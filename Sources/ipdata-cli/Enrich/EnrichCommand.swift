@@ -111,6 +111,7 @@ enum EnrichCommand {
         // Lines are written in order as their answers come in; lines without an address with them.
         var options = LookupStreamOptions()
         options.keptAnswers = cache
+        options.sendsNonPublicAddresses = false
         for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
             lookups += 1
             if let error = result.error, error.stopsTheRun { throw error }

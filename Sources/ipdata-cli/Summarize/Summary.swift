@@ -4,6 +4,9 @@ import IPData
 /// The totals and top values of a list of addresses and their answers, kept in memory bounded by
 /// the number of distinct values (addresses, countries, networks, blocklists), whatever the
 /// number of records.
+///
+/// An address of the input is looked up once: `shouldLookUp(_:)` says so for its first reading,
+/// and a repeat is counted with that first answer, when it is in or as soon as it comes.
 struct Summary {
     /// Records read: addresses, answered or not.
     private(set) var total = 0
@@ -19,39 +22,163 @@ struct Summary {
     private(set) var threats: [String: Int] = [:]
     private(set) var blocklists: [String: Int] = [:]
 
+    /// The lookups of the input's addresses, by key (canonical form, or the text of one that is
+    /// no address): waiting for the answer, with the repeats read meanwhile, or answered.
+    private var lookups: [String: Lookup] = [:]
+    /// Distinct addresses answered locally (private or reserved): never sent.
+    private(set) var answeredLocally = 0
+    /// Distinct entries looked up that are no IP address: never sent.
+    private(set) var invalid = 0
+    /// Lines that were neither an address nor a record (a log line, a JSON object without `ip`).
+    private(set) var unreadable = 0
+
+    private enum Lookup {
+        case waiting(repeats: Int)
+        case answered(Digest?)
+    }
+
     var unique: Int { addresses.count }
+    /// The distinct addresses (and entries that are none) the input asked to look up.
+    var distinctLookups: Int { lookups.count }
 
     /// The threat flags counted, as the API names them.
     static let threatNames = [
         "is_tor", "is_vpn", "is_proxy", "is_datacenter", "is_known_attacker", "is_known_abuser", "is_threat",
     ]
 
+    /// What the summary counts of one answer.
+    struct Digest {
+        var country: String?
+        var network: String?
+        var companyType: String?
+        var threats: [String] = []
+        var blocklists: [String] = []
+
+        init(response: IPResponse) {
+            country = Self.country(name: response.countryName, code: response.countryCode)
+            if let asn = response.asn, asn.asn != nil || asn.name != nil {
+                network = [asn.asn, asn.name].compactMap { $0 }.joined(separator: " ")
+            }
+            companyType = response.asn?.type ?? response.company?.type
+            if let threat = response.threat {
+                let flags = [
+                    threat.isTor, threat.isVPN, threat.isProxy, threat.isDatacenter, threat.isKnownAttacker,
+                    threat.isKnownAbuser, threat.isThreat,
+                ]
+                threats = zip(Self.threatNamesInOrder, flags).filter { $0.1 == true }.map(\.0)
+                blocklists = Array(Set((threat.blocklists ?? []).compactMap(\.name))).sorted()
+            }
+        }
+
+        /// The digest of a record someone else wrote: `value` gives the value at a dotted path
+        /// (`asn.name`), whether the record nests it (`ipdata bulk`'s JSON) or names a column or
+        /// key so (CSV, `ipdata enrich`'s JSON); text values of CSV are read as JSON would be.
+        init(record value: (String) -> JSONValue?) {
+            func text(_ path: String) -> String? {
+                switch value(path) {
+                case .string(let string)? where !string.isEmpty: return string
+                case .integer(let number)?: return String(number)
+                default: return nil
+                }
+            }
+            country = Self.country(name: text("country_name"), code: text("country_code"))
+            let network = [text("asn.asn"), text("asn.name")].compactMap { $0 }
+            if !network.isEmpty { self.network = network.joined(separator: " ") }
+            companyType = text("asn.type") ?? text("company.type")
+            threats = Self.threatNamesInOrder.filter { name in
+                switch value("threat." + name) {
+                case .bool(true)?: return true
+                case .string(let flag)?: return flag.lowercased() == "true"
+                default: return false
+                }
+            }
+            if case .array(let entries)? = value("threat.blocklists") {
+                blocklists = Array(
+                    Set(
+                        entries.compactMap { entry -> String? in
+                            guard case .object(let object) = entry, case .string(let name)? = object["name"] else {
+                                return nil
+                            }
+                            return name
+                        })
+                ).sorted()
+            }
+        }
+
+        private static let threatNamesInOrder = Summary.threatNames
+
+        /// `United States (US)`; the name or the code alone when the answer has only one.
+        private static func country(name: String?, code: String?) -> String? {
+            guard let name else { return code }
+            return code.map { "\(name) (\($0))" } ?? name
+        }
+    }
+
+    /// The key of an entry to look up: its canonical form, else its text.
+    private static func key(_ address: String) -> String {
+        IPAddress.canonical(address) ?? "\u{0}" + address
+    }
+
+    /// Whether `address`, read from the input, must be looked up: true the first time; a repeat
+    /// is counted with the first one's answer (now, or when it comes) and is not sent again.
+    mutating func shouldLookUp(_ address: String) -> Bool {
+        let key = Self.key(address)
+        switch lookups[key] {
+        case nil:
+            lookups[key] = .waiting(repeats: 0)
+            return true
+        case .waiting(let repeats)?:
+            lookups[key] = .waiting(repeats: repeats + 1)
+        case .answered(let digest)?:
+            add(address: address, digest: digest)
+        }
+        return false
+    }
+
+    /// Adds the result of the lookup of `address`, and of the repeats of it read so far; `response`
+    /// is nil when there is no answer (a failure, or the API's refusal).
+    mutating func add(lookedUp address: String, response: IPResponse?) {
+        let key = Self.key(address)
+        if let parsed = IPAddress(address) {
+            if parsed.scope != .public { answeredLocally += 1 }
+        } else {
+            invalid += 1
+        }
+        let digest = response.flatMap { $0.message == nil ? Digest(response: $0) : nil }
+        var count = 1
+        if case .waiting(let repeats)? = lookups[key] { count += repeats }
+        lookups[key] = .answered(digest)
+        for _ in 0..<count { add(address: address, digest: digest) }
+    }
+
+    /// Adds a line that is neither an address nor a record: counted as without an answer.
+    mutating func addUnreadable() {
+        unreadable += 1
+        add(address: "", digest: nil)
+    }
+
     /// Adds one record: `address` as read, with the API's answer if there is one.
     mutating func add(address: String, response: IPResponse?) {
+        add(address: address, digest: response.flatMap { $0.message == nil ? Digest(response: $0) : nil })
+    }
+
+    /// Adds one record: `address` as read, with what it says of the answer (nil: none).
+    mutating func add(address: String, digest: Digest?) {
         total += 1
         let parsed = IPAddress(address.trimmingCharacters(in: .whitespaces))
         if let parsed {
             addresses.insert(parsed.text)
             if parsed.scope == .public { publicAddresses += 1 } else { privateAddresses += 1 }
         }
-        guard let response, response.message == nil else {
+        guard let digest else {
             failed += 1
             return
         }
-        let country = [response.countryName, response.countryCode.map { "(\($0))" }].compactMap { $0 }
-        if !country.isEmpty { countries[country.joined(separator: " "), default: 0] += 1 }
-        if let asn = response.asn, asn.asn != nil || asn.name != nil {
-            networks[[asn.asn, asn.name].compactMap { $0 }.joined(separator: " "), default: 0] += 1
-        }
-        if let type = response.asn?.type ?? response.company?.type { companyTypes[type, default: 0] += 1 }
-        if let threat = response.threat {
-            let flags = [
-                threat.isTor, threat.isVPN, threat.isProxy, threat.isDatacenter, threat.isKnownAttacker,
-                threat.isKnownAbuser, threat.isThreat,
-            ]
-            for (name, flag) in zip(Self.threatNames, flags) where flag == true { threats[name, default: 0] += 1 }
-            for name in Set((threat.blocklists ?? []).compactMap(\.name)) { blocklists[name, default: 0] += 1 }
-        }
+        if let country = digest.country { countries[country, default: 0] += 1 }
+        if let network = digest.network { networks[network, default: 0] += 1 }
+        if let type = digest.companyType { companyTypes[type, default: 0] += 1 }
+        for name in digest.threats { threats[name, default: 0] += 1 }
+        for name in digest.blocklists { blocklists[name, default: 0] += 1 }
     }
 
     /// The `count` most frequent values of `counts`, most first (ties by name).
@@ -60,8 +187,18 @@ struct Summary {
             .map { (value: $0.key, count: $0.value) }
     }
 
-    /// The summary as JSON: totals, then each list's top `count`.
-    func json(top count: Int) -> String {
+    /// What the lookups cost: of the distinct addresses looked up, how many the cache answered,
+    /// how many were answered locally, how many were invalid, and how many were sent in how many
+    /// requests (as the stream's events counted them).
+    struct Cost {
+        var cached = 0
+        var sent = 0
+        var requests = 0
+        var singleLookups = false
+    }
+
+    /// The summary as JSON: totals, the lookups, then each list's top `count`.
+    func json(top count: Int, cost: Cost = Cost()) -> String {
         func list(_ counts: [String: Int]) -> [[String: Any]] {
             Self.top(counts, count).map { ["value": $0.value, "count": $0.count] }
         }
@@ -71,18 +208,37 @@ struct Summary {
             "company_types": list(companyTypes),
             "threats": Dictionary(uniqueKeysWithValues: Self.threatNames.map { ($0, threats[$0] ?? 0) }),
             "blocklists": list(blocklists),
+            "lookups": [
+                "distinct": distinctLookups, "cached": cost.cached, "answered_locally": answeredLocally,
+                "invalid": invalid, "sent": cost.sent, "requests": cost.requests,
+            ],
         ]
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// The summary as aligned text: totals, then each list's top `count`.
-    func table(top count: Int) -> String {
+    /// The lookups line of the table, each number with its unit, as the dry run says it:
+    /// `lookups    of 360 distinct addresses: 12 in the cache, 30 answered locally (private or
+    /// reserved), 318 sent in 4 bulk requests`. Nil when the input asked for no lookup (records).
+    func lookupsLine(cost: Cost) -> String? {
+        guard distinctLookups > 0 else { return nil }
+        var parts = ["\(cost.cached) in the cache"]
+        if answeredLocally > 0 { parts.append("\(answeredLocally) answered locally (private or reserved)") }
+        if invalid > 0 { parts.append("\(invalid) invalid") }
+        let kind = cost.singleLookups ? "single lookup" : "bulk request"
+        parts.append("\(cost.sent) sent in \(cost.requests) \(kind)\(cost.requests == 1 ? "" : "s")")
+        let distinct = "\(distinctLookups) distinct address\(distinctLookups == 1 ? "" : "es")"
+        return "lookups    of \(distinct): " + parts.joined(separator: ", ")
+    }
+
+    /// The summary as aligned text: totals, the lookups, then each list's top `count`.
+    func table(top count: Int, cost: Cost = Cost()) -> String {
         var lines = [
             "addresses  \(total) total, \(unique) unique, \(publicAddresses) public, \(privateAddresses) private"
                 + (failed > 0 ? ", \(failed) without an answer" : "")
         ]
+        if let lookups = lookupsLine(cost: cost) { lines.append(lookups) }
         func section(_ title: String, _ rows: [(value: String, count: Int)]) {
             guard !rows.isEmpty else { return }
             lines.append("")

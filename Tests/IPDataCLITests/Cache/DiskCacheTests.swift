@@ -330,14 +330,21 @@ final class CachedAnswersTests: XCTestCase {
             continuation.finish()
         }
         let estimate = try await DryRun.count(addresses, cache: answers)
-        XCTAssertEqual(estimate, DryRun(addresses: 7, distinct: 4, notAddresses: 1, cached: 1))
-        XCTAssertEqual(estimate.toSend, 2)
+        // 2001:db8::1 is a documentation address: answered locally, not sent.
+        XCTAssertEqual(estimate, DryRun(addresses: 7, distinct: 4, notAddresses: 1, answeredLocally: 1, cached: 1))
+        XCTAssertEqual(estimate.toSend, 1)
         XCTAssertEqual(estimate.requests(singleLookups: false), 1)
-        XCTAssertEqual(estimate.requests(singleLookups: true), 2)
+        XCTAssertEqual(estimate.requests(singleLookups: true), 1)
         XCTAssertEqual(
             estimate.text(singleLookups: false),
-            "dry run: 7 addresses, 4 distinct, 1 in the cache, 1 not IP address; 2 to look up in 1 bulk request; "
-                + "nothing was sent")
+            "dry run: 7 addresses read, 4 distinct; of the 4 distinct addresses: 1 in the cache, 1 answered locally "
+                + "(private or reserved), 1 invalid, 1 to send in 1 bulk request; nothing was sent")
+        let sentAsIs = try await DryRun.count(
+            AsyncStream { continuation in
+                for address in input { continuation.yield(address) }
+                continuation.finish()
+            }, cache: answers, answersNonPublicLocally: false)
+        XCTAssertEqual(sentAsIs.toSend, 2, "without local answers, the documentation address is sent")
         XCTAssertEqual(DryRun(addresses: 250, distinct: 250).requests(singleLookups: false), 3)
     }
 

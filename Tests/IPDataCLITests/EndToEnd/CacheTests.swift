@@ -167,7 +167,8 @@ final class CacheTests: CommandLineTestCase {
         // A private address the API rejects, and a refused key.
         var (rejected, refused, quota): (BuiltBinary.Run?, BuiltBinary.Run?, BuiltBinary.Run?)
         _ = try requests(expecting: 3) {
-            rejected = try cached(["bulk", "-q"] + base, stdin: "10.0.0.1\n")
+            // One address is sent as it is, even a private one (bulk answers those locally).
+            rejected = try cached(["10.0.0.1"] + base)
             refused = try cached(["bulk", "-q"] + base, key: .given("not-a-valid-key"), stdin: "8.8.8.8\n")
             quota = try cached(["8.8.8.8"] + base, key: .given(server["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"))
         }
@@ -175,7 +176,7 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(refused?.status, 3, refused?.stderr ?? "")
         XCTAssertNotEqual(quota?.status, 0)
         XCTAssertEqual(cacheFiles().filter { !$0.contains("/.tmp-") }.count, 0, "\(cacheFiles())")
-        XCTAssertEqual(try requests(expecting: 1) { _ = try cached(["bulk", "-q"] + base, stdin: "10.0.0.1\n") }, 1)
+        XCTAssertEqual(try requests(expecting: 1) { _ = try cached(["10.0.0.1"] + base) }, 1)
     }
 
     func testTheSandboxTheServerAndEachKeyHaveEntriesOfTheirOwn() throws {
@@ -254,16 +255,16 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(
             run.stdout,
-            "dry run: 8 addresses, 7 distinct, 1 in the cache, 1 not IP address; 5 to look up in 1 bulk request; "
-                + "nothing was sent\n")
+            "dry run: 8 addresses read, 7 distinct; of the 7 distinct addresses: 1 in the cache, 4 answered locally "
+                + "(private or reserved), 1 invalid, 1 to send in 1 bulk request; nothing was sent\n")
         XCTAssertEqual(run.stderr, "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output is written")
         let many = (0..<250).map { "9.9.\($0 / 256).\($0 % 256)" }.joined(separator: "\n")
         let big = try cached(["bulk", "--dry-run", "--no-cache"] + base, stdin: many)
         XCTAssertEqual(
             big.stdout,
-            "dry run: 250 addresses, 250 distinct, 0 in the cache; 250 to look up in 3 bulk requests; nothing was sent\n"
-        )
+            "dry run: 250 addresses read, 250 distinct; of the 250 distinct addresses: 0 in the cache, 250 to send in "
+                + "3 bulk requests; nothing was sent\n")
         XCTAssertEqual(cacheFiles().count, 1, "a dry run keeps nothing")
     }
 
@@ -282,8 +283,8 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(enrich.status, 0, enrich.stderr)
         XCTAssertEqual(
             enrich.stdout,
-            "dry run: 4 addresses, 3 distinct, 1 in the cache, 1 not IP address; 1 to look up in 1 bulk request; "
-                + "nothing was sent\n")
+            "dry run: 4 addresses read, 3 distinct; of the 3 distinct addresses: 1 in the cache, 1 invalid, 1 to send "
+                + "in 1 bulk request; nothing was sent\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "no output is written")
         // A column that is not there is the same usage error as in a real run.
         let missing = try cached(["enrich", "--dry-run", "--column", "address", csv.path] + base)
@@ -299,7 +300,8 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(summarize.status, 0, summarize.stderr)
         XCTAssertEqual(
             summarize.stdout,
-            "dry run: 3 addresses, 3 distinct, 1 in the cache; 2 to look up in 1 bulk request; nothing was sent\n")
+            "dry run: 3 addresses read, 3 distinct; of the 3 distinct addresses: 1 in the cache, 2 to send in 1 bulk "
+                + "request; nothing was sent\n")
         XCTAssertEqual(cacheFiles().count, 2, "a dry run keeps nothing")
     }
 
@@ -314,10 +316,12 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(sent, 0)
         XCTAssertEqual(
             one.stdout,
-            "dry run: 1 address, 1 distinct, 0 in the cache; 1 to look up in 1 single lookup; nothing was sent\n")
+            "dry run: 1 address read, 1 distinct; of the 1 distinct address: 0 in the cache, 1 to send in 1 single "
+                + "lookup; nothing was sent\n")
         XCTAssertEqual(
             two.stdout,
-            "dry run: 2 addresses, 2 distinct, 1 in the cache; 1 to look up in 1 bulk request; nothing was sent\n")
+            "dry run: 2 addresses read, 2 distinct; of the 2 distinct addresses: 1 in the cache, 1 to send in 1 bulk "
+                + "request; nothing was sent\n")
         let asn = try cached(["AS15169", "--dry-run"] + base)
         XCTAssertEqual(asn.status, 2)
         XCTAssertEqual(

@@ -123,36 +123,7 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(try object(fields[1])["name"], .string("Cloudflare, Inc."))
     }
 
-    /// Every answer is delayed; the invalid address fails at once, without a request. The requests
-    /// are all in flight together (each arrives before any ends), and the lines keep input order.
-    func testFieldSendsTheRequestsOfSeveralAddressesConcurrently() throws {
-        let mark = accessLogMark()
-        let addresses = ["8.8.8.8", "1.1.1.1", "nope", "9.9.9.9", "8.8.4.4"]
-        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/1"])
-        XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
-        let entries = try accessEntries(since: mark, atLeast: 4)
-        XCTAssertEqual(entries.count, 4)
-        let lastArrival = try XCTUnwrap(entries.map(\.start).max())
-        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
-        XCTAssertLessThan(lastArrival, firstEnd, "every request arrived before the first one ended")
-    }
-
-    /// Eight requests at most are in flight: the ninth goes out only once an answer is in.
-    func testFieldKeepsAtMostEightRequestsInFlight() throws {
-        let mark = accessLogMark()
-        let addresses = (1...12).map { "9.9.9.\($0)" }
-        let run = try ipdata(addresses + ["--field", "ip", "--base-url", url + "/delay/0.5"])
-        XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stdoutLines.map { String($0.prefix { $0 != "\t" }) }, addresses)
-        let entries = try accessEntries(since: mark, atLeast: 12)
-        guard entries.count == 12 else { return XCTFail("12 requests: \(entries.map(\.uri))") }
-        let arrivals = entries.map(\.start).sorted()
-        let firstEnd = try XCTUnwrap(entries.map(\.end).min())
-        XCTAssertLessThan(arrivals[7], firstEnd, "eight requests in flight together")
-        // nginx logs milliseconds: 50 ms of slack, ten times less than the delay.
-        XCTAssertGreaterThan(arrivals[8], firstEnd - 0.05, "the ninth waited for an answer")
-    }
+    // Several addresses' requests: see FieldListTests (bulk requests of the distinct addresses).
 
     /// `tail -f log | ipdata --field …`: a line is written as soon as its answer is in, while the
     /// input waits for more. The writer of the input sends its second address only once the
