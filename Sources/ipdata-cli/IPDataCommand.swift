@@ -76,6 +76,7 @@ enum IPDataCommand {
             console.error(problem)
             if status == .success || status == .lookupFailed { status = .lookupFailed }
         }
+        if let note = OutputSink.current?.partialOutputsNote { console.warning(note) }
         // `_exit`, not `exit`: on Linux, `exit` runs OpenSSL's clean-up while URLSession's threads
         // may still be closing connections, which crashes now and then (about 1 run in 100).
         // Everything was written unbuffered, through FileHandle, so nothing is lost.

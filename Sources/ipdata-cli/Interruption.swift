@@ -11,7 +11,9 @@ import Darwin
 /// run cut short is (`OutputSink.finish()`): a JSON array gets its closing bracket, so what was
 /// written still parses, and an `--output` file is left as it was, the partial output kept beside
 /// it. The terminal's settings are put back (echo, after Ctrl-C at `ipdata init`'s prompt). Then
-/// one line says so, and the process exits with 128 plus the signal's number.
+/// one line says so, naming the partial output and (for `ipdata bulk`) the command that goes on
+/// from it, and one more names the partial outputs of earlier runs, if any; the process exits
+/// with 128 plus the signal's number.
 enum Interruption {
     /// Installs the handlers; the caller keeps what this returns alive for as long as they should
     /// stay installed.
@@ -37,6 +39,7 @@ enum Interruption {
         message += "ipdata: interrupted"
         if let problem = OutputSink.current?.finish() { message += ": " + problem }
         message += "\n"
+        if let note = OutputSink.current?.partialOutputsNote { message += "ipdata: " + note + "\n" }
         _ = message.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         _exit(status.rawValue)
     }

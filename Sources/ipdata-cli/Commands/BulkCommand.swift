@@ -19,8 +19,9 @@ enum BulkCommand {
     static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
     static let resumeOption = OptionSpec(
         "resume",
-        help: "continue the run whose output --output names: keep its answered records and look up only the "
-            + "addresses it lacks (or failed), appending their records in input order (jsonl or csv)")
+        help: "continue the run whose output --output names, from the partial output it left if it stopped: keep "
+            + "its answered records and look up only the addresses it lacks (or failed), every record in input "
+            + "order (jsonl or csv)")
     static let maximumAddressesOption = OptionSpec(
         "max-addresses", value: "N",
         help: "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
@@ -64,9 +65,9 @@ enum BulkCommand {
             when it is a terminal, and a summary at the end. With --output, the file is replaced
             only when the run completes; a run that stops (a refused key, an exhausted quota,
             Ctrl-C), or in which no lookup reached the API, leaves it as it was and says where the
-            partial output is, and where to start again. An interrupted json array is closed, so
-            it still parses. `ipdata help` lists
-            the sample addresses of --sandbox.
+            partial output is, and the command that goes on from it (--resume). A device or FIFO
+            (/dev/null) is written in place. An interrupted json array is closed, so it still
+            parses. `ipdata help` lists the sample addresses of --sandbox.
             \(ExitStatus.helpText)
             """)
 
@@ -94,6 +95,7 @@ enum BulkCommand {
             return .success
         }
         var skipped: Set<String> = []
+        var resumed: ResumedOutput?
         let writer: RecordWriter
         if resumes {
             guard let outputPath = common.outputPath, outputPath != "-" else {
@@ -103,23 +105,31 @@ enum BulkCommand {
             guard format == .jsonl || format == .csv else { throw UsageError("--resume needs --format jsonl or csv") }
             let columns = Columns.columns(kind: .address, format: format, selection: common.selection, shape: .list)
             let sink = try common.openOutput(inputs: inputs)
-            let resumed = try await ResumedOutput.copy(from: outputPath, format: format, columns: columns, into: sink)
-            skipped = resumed.done
-            writer =
-                format == .csv
-                ? CSVWriter(columns: columns, sink: sink, headerWritten: resumed.copiedHeader)
-                : makeRecordWriter(format: format, shape: .list, columns: columns, sink: sink)
-            console.note(
-                "resuming \(outputPath): \(resumed.kept) record\(resumed.kept == 1 ? "" : "s") kept"
-                    + (resumed.redone > 0 ? ", \(resumed.redone) failed or cut off (looked up again)" : ""))
+            let output = try ResumedOutput.continuing(sink, outputPath: outputPath, format: format, columns: columns)
+            skipped = output.done
+            writer = output.writer(
+                around: format == .csv
+                    ? CSVWriter(columns: columns, sink: sink, headerWritten: output.copiedHeader)
+                    : makeRecordWriter(format: format, shape: .list, columns: columns, sink: sink))
+            // Kept by --quiet when it names partial outputs left as they were.
+            if sink.partialOutputs.contains(where: { $0.path != output.source }) {
+                console.warning(output.note)
+            } else {
+                console.note(output.note)
+            }
+            resumed = output
         } else {
             writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
+        }
+        if [.jsonl, .csv].contains(common.format ?? .jsonl) {
+            OutputSink.current?.setResumeCommand(ResumedOutput.command(continuing: parsed, options: options))
         }
 
         let ledger = InputLedger()
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
         addresses.skipped = skipped
+        if let resumed { addresses.onSkip = { key in resumed.passedOver(key, before: ledger.appended) } }
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(
             noProgress: parsed.has(noProgressOption.name) || common.isQuiet || common.isVerbose)
@@ -146,7 +156,8 @@ enum BulkCommand {
         var lookup = StreamingLookup(
             selection: common.selection,
             writer: progress.writer(
-                clearingTheBarBefore: writer, recordsOnStandardOutput: (common.outputPath ?? "-") == "-"),
+                clearingTheBarBefore: writer,
+                recordsOnStandardOutput: OutputSink.current?.writesToStandardOutput ?? true),
             progress: progress, console: console)
         lookup.ledger = ledger
         lookup.inputs = inputs

@@ -172,7 +172,7 @@ struct StreamingLookup {
     }
 
     /// A path as a shell reads it: in single quotes unless it is plain.
-    private static func quoted(_ path: String) -> String {
+    static func quoted(_ path: String) -> String {
         guard path.contains(where: { !($0.isLetter || $0.isNumber || "/._-+,:@".contains($0)) }) else { return path }
         return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

@@ -68,6 +68,8 @@ struct AddressReader: AsyncSequence, Sendable {
 
     /// Addresses (canonical) not to hand out: those an earlier run answered (`--resume`).
     var skipped: Set<String> = []
+    /// Told of each address passed over for `skipped` (its canonical form), as it is read.
+    var onSkip: (@Sendable (String) -> Void)?
 
     /// `--max-addresses`'s default: a /24.
     static let defaultMaximumRangeAddresses = 256
@@ -93,6 +95,7 @@ struct AddressReader: AsyncSequence, Sendable {
         private var separator: Character = ","
         private let maximumRangeAddresses: Int
         private let skipped: Set<String>
+        private let onSkip: (@Sendable (String) -> Void)?
         /// The addresses of a range still to be handed out, and the line they come from.
         private var range: (addresses: AnyIterator<String>, origin: InputLedger.Origin)?
 
@@ -103,6 +106,7 @@ struct AddressReader: AsyncSequence, Sendable {
             self.ledger = reader.ledger
             self.maximumRangeAddresses = reader.maximumRangeAddresses
             self.skipped = reader.skipped
+            self.onSkip = reader.onSkip
         }
 
         mutating func next() async throws -> String? {
@@ -166,7 +170,10 @@ struct AddressReader: AsyncSequence, Sendable {
         /// is not sent again (its record repeats the earlier answer).
         private func admit(_ address: String, from origin: InputLedger.Origin) -> String? {
             // Answered by an earlier run whose output this one continues: no record, no request.
-            if !skipped.isEmpty, let key = IPAddress.canonical(address), skipped.contains(key) { return nil }
+            if !skipped.isEmpty, let key = IPAddress.canonical(address), skipped.contains(key) {
+                onSkip?(key)
+                return nil
+            }
             guard let ledger else { return address }
             var entry = origin
             entry.key = IPAddress.canonical(address)

@@ -53,6 +53,8 @@ final class InputLedger: Sendable {
 
     private struct State {
         var origins: [Origin] = []
+        /// Origins appended so far, taken or not.
+        var appended = 0
         var head = 0
         var isStopped = false
         var unread = Unread.unknown
@@ -71,8 +73,14 @@ final class InputLedger: Sendable {
 
     /// Records the origin of the next address read.
     func append(_ origin: Origin) {
-        state.withLock { $0.origins.append(origin) }
+        state.withLock { state in
+            state.origins.append(origin)
+            state.appended += 1
+        }
     }
+
+    /// How many origins were appended so far: the position of the next address's record.
+    var appended: Int { state.withLock { $0.appended } }
 
     /// The origin of the oldest address whose result has not been written yet.
     func takeFirst() -> Origin? {
