@@ -7,9 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// `ipdata enrich FILE|-`: the input as it was, every line and byte of it in order, with the data
-/// of its addresses added: new columns on a CSV or TSV file, a key on each JSON line, a line under
-/// each log line. A line whose lookup fails keeps its data and gets the error.
+/// `ipdata enrich FILE|-`: the input as it was, every record and byte of it in order, with the
+/// data of its addresses added: new columns on a CSV or TSV file, a key on each JSON line, a line
+/// under each log line. A row whose lookup fails keeps its data and gets the error, and the run
+/// says how many rows got no data.
 enum EnrichCommand {
     /// What the input is.
     enum Shape: String, CaseIterable {
@@ -47,15 +48,28 @@ enum EnrichCommand {
         usage: ["ipdata enrich [OPTIONS] FILE | -"],
         summary: """
             Add the data of each line's addresses to the input, keeping everything else as it was:
-            every line, in order, byte for byte.
+            every record, in order, byte for byte (a byte order mark, CRLF line ends, bytes that
+            are not UTF-8). Only the new columns, key or lines are added, before each record's own
+            line end; a last line without a line end stays without one.
 
               CSV, TSV    the fields become new columns after the last, and an ipdata_error column
               JSON lines  the fields go under a key ("ipdata") added to each object
               lines       each line is followed by one line per address found in it (as grep finds them)
 
-            Addresses are looked up in bulk requests, whatever the number of lines; one repeated
-            among the last 1,024 distinct ones is sent once, and its lines share the answer. A
-            line whose lookup fails keeps its data and gets the error; nothing is dropped.
+            A CSV or TSV record is read to its end as RFC 4180 says, however many lines its quoted
+            fields span. A record longer than 1 MiB, or a quote that is never closed, ends the run
+            with exit status 2, and leaves an --output file as it was.
+
+            Addresses are looked up in bulk requests, whatever the number of lines. An address is
+            sent once while its answer is kept: as long as a line waiting to be written needs it,
+            then among the 10,000 answers used last. Every row gets the answer of its address,
+            however often it repeats.
+
+            A row that gets no data (no address in its column or key, a failed lookup) keeps its
+            data and gets the error, and the run exits 1 (5 when the API could not be reached),
+            saying on standard error how many rows got none and why. The API's answer for a
+            private or reserved address is data, not a failure. A run in which no row got data
+            leaves an --output file as it was.
 
               ipdata enrich hosts.csv --output hosts-enriched.csv
               ipdata enrich --as jsonl --column client_ip events.jsonl > events-enriched.jsonl
@@ -95,197 +109,59 @@ enum EnrichCommand {
             throw CommandError(.usage, "cannot read \(input)")
         }
         let enricher = Enricher(shape: shape, fields: fields.paths, column: column, key: key)
+        let source = EnrichSource(path: input, enricher: enricher)
         if parsed.has(BulkCommand.dryRunOption.name) {
             // Every address of every line, repeats included; nothing is written.
-            let addresses = EnrichInput(path: input, enricher: enricher, queue: nil)
-            let estimate = try await DryRun.count(addresses, cache: cache)
-            if let problem = addresses.problem.withLock({ $0 }) { throw problem }
+            let estimate = try await DryRun.count(EnrichInput(source: source, queue: nil), cache: cache)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
         let sink = try common.openOutput(inputs: [input])
         let queue = Locked(EnrichQueue())
-        let addresses = EnrichInput(path: input, enricher: enricher, queue: queue)
+        var tally = EnrichTally()
         var failures = LookupFailures()
         var lookups = 0
+        func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
+            for (line, answers) in lines {
+                tally.count(line, answers: answers)
+                try sink.write(Data(enricher.output(line, answers: answers)))
+            }
+        }
         // Lines are written in order as their answers come in; lines without an address with them.
         var options = LookupStreamOptions()
         options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
-        for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
-            lookups += 1
-            if let error = result.error, error.stopsTheRun { throw error }
-            if let error = result.error { failures.record(error) }
-            let ready = queue.withLock { $0.answer(with: result) }
-            for line in ready { try sink.write(enricher.output(line)) }
-        }
-        for line in queue.withLock({ $0.rest() }) { try sink.write(enricher.output(line)) }
-        if let problem = addresses.problem.withLock({ $0 }) { throw problem }
-        // A dead server leaves an `--output` file as it was, rather than rows of errors in its place.
-        if failures.noneGotThrough(of: lookups) { sink.markNothingAnswered() } else { sink.markComplete() }
-        if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
-        failures.report(to: console, what: "their lines carry the error")
-        return failures.status
-    }
-}
-
-/// One line of input on its way out: its text (without its line end), what it is, and the
-/// answers of its addresses as they come.
-struct EnrichLine {
-    enum Kind {
-        /// A CSV or TSV header row.
-        case header
-        /// A line whose addresses are looked up.
-        case data
-        /// A line that goes out as it came (blank, a comment, a line that is not a JSON object).
-        case asIs
-    }
-
-    let text: String
-    let kind: Kind
-    /// The line's addresses, as written, in order.
-    let addresses: [String]
-    /// Which of them were sent to the stream; the others were sent for an earlier line, whose
-    /// answer they share.
-    let sent: [Bool]
-    /// How many were sent: the answers the line waits for.
-    let sentCount: Int
-    /// The answers the stream gave for the sent ones, in order.
-    var answers: [IPLookupResult] = []
-    /// Every address's answer, in order, once the line is complete.
-    var results: [IPLookupResult] = []
-
-    init(text: String, kind: Kind, addresses: [String], sent: [Bool]) {
-        (self.text, self.kind, self.addresses, self.sent) = (text, kind, addresses, sent)
-        self.sentCount = sent.filter { $0 }.count
-    }
-}
-
-/// The lines read but not yet written, in order; a line goes out once its answers are all in,
-/// those of the addresses sent for an earlier line taken from the answers kept.
-struct EnrichQueue {
-    private var lines: [EnrichLine] = []
-    private var head = 0
-    /// The first line still waiting for an answer of the stream (answers come in order).
-    private var waiting = 0
-    /// The latest answers by address (canonical), for repeats: as many as the input keeps as
-    /// repeats (`EnrichInput.repeatWindow`), and more than the stream holds in flight (4 bulk
-    /// requests of 100).
-    private var kept: [String: IPLookupResult] = [:]
-    private var keptOrder: [String] = []
-    static let keptCount = EnrichInput.repeatWindow + 512
-
-    mutating func append(_ line: EnrichLine) { lines.append(line) }
-
-    /// Gives `result` to the first line still waiting for one, and returns the lines now ready.
-    mutating func answer(with result: IPLookupResult) -> [EnrichLine] {
-        waiting = max(waiting, head)
-        while waiting < lines.count, lines[waiting].answers.count == lines[waiting].sentCount { waiting += 1 }
-        if waiting < lines.count { lines[waiting].answers.append(result) }
-        if let key = IPAddress.canonical(result.ip), kept.updateValue(result, forKey: key) == nil {
-            keptOrder.append(key)
-            if keptOrder.count > Self.keptCount { kept[keptOrder.removeFirst()] = nil }
-        }
-        var ready: [EnrichLine] = []
-        while head < lines.count, lines[head].answers.count == lines[head].sentCount {
-            ready.append(completed(lines[head]))
-            head += 1
-        }
-        if head > 1024 {
-            lines.removeFirst(head)
-            waiting = max(0, waiting - head)
-            head = 0
-        }
-        return ready
-    }
-
-    /// `line` with every address's answer in order: its own, or the one kept for a repeat.
-    private func completed(_ line: EnrichLine) -> EnrichLine {
-        var line = line
-        var own = line.answers.makeIterator()
-        line.results = zip(line.addresses, line.sent).compactMap { address, sent in
-            sent ? own.next() : IPAddress.canonical(address).flatMap { kept[$0] }
-        }
-        return line
-    }
-
-    /// At the end: the lines left (those without addresses after the last answer).
-    mutating func rest() -> [EnrichLine] {
-        defer { (lines, head, waiting) = ([], 0, 0) }
-        return lines[head...].map(completed)
-    }
-}
-
-/// The addresses of the input's lines, in order, for the lookup stream; each line is queued as
-/// it is read.
-struct EnrichInput: AsyncSequence, Sendable {
-    typealias Element = String
-
-    /// The file to read, or `-` for standard input.
-    let path: String
-    let enricher: Enricher
-    /// Where each line waits for its answers; nil for `--dry-run`, which keeps no line and hands
-    /// on every address, repeats included.
-    let queue: Locked<EnrichQueue>?
-    /// How many of the latest distinct addresses a repeat is not sent again for.
-    static let repeatWindow = 1_024
-    /// A usage problem found in the input (a CSV column that is not there), thrown at the end.
-    let problem = Locked<CommandError?>(nil)
-
-    func makeAsyncIterator() -> Iterator { Iterator(input: self) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let input: EnrichInput
-        private var pending: [String] = []
-        private var lineNumber = 0
-        private var reader: LineReader?
-        /// The addresses (canonical) sent lately, which a repeat is not sent again for.
-        private var recent: Set<String> = []
-        private var recentOrder: [String] = []
-
-        init(input: EnrichInput) { self.input = input }
-
-        mutating func next() async throws -> String? {
-            let reader =
-                try self.reader
-                ?? (input.path == "-"
-                    ? LineReader.standardInput(expected: "text")
-                    : LineReader.file(atPath: input.path, expected: "text"))
-            self.reader = reader
-            while pending.isEmpty {
-                guard var text = try await reader.nextLine() else { return nil }
-                lineNumber += 1
-                if lineNumber == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-                // A quoted CSV field may go on over the next lines (at most 10 of them).
-                var spanned = 1
-                while input.enricher.isCSV, CSVRecord.isOpen(text), spanned < 10,
-                    let more = try await reader.nextLine()
-                {
-                    text += "\n" + more
-                    spanned += 1
+        repeat {
+            // One stream for the whole input, unless the lines waiting fill the queue: see EnrichQueue.
+            let addresses = EnrichInput(source: source, queue: queue)
+            do {
+                for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
+                    lookups += 1
+                    if let error = result.error, error.stopsTheRun { throw error }
+                    let answer = enricher.answer(of: result)
+                    if let error = answer.error, !answer.isAnswered { failures.record(error) }
+                    try write(queue.withLock { $0.answer(result.ip, with: answer) })
                 }
-                let (kind, addresses) = input.enricher.read(text, isFirst: lineNumber == 1)
-                if kind == .header, input.enricher.isCSV, input.enricher.addressColumn(inHeader: text) == nil {
-                    input.problem.withLock {
-                        $0 = CommandError(.usage, "the header row has no column \(input.enricher.column ?? "ip")")
-                    }
-                    return nil
-                }
-                guard let queue = input.queue else {
-                    pending = addresses
-                    continue
-                }
-                let sent = addresses.map { address -> Bool in
-                    guard let key = IPAddress.canonical(address) else { return true }
-                    guard recent.insert(key).inserted else { return false }
-                    recentOrder.append(key)
-                    if recentOrder.count > EnrichInput.repeatWindow { recent.remove(recentOrder.removeFirst()) }
-                    return true
-                }
-                queue.withLock { $0.append(EnrichLine(text: text, kind: kind, addresses: addresses, sent: sent)) }
-                pending = zip(addresses, sent).filter(\.1).map(\.0)
+            } catch {
+                // What was answered before the problem goes out with the lines before it; input
+                // that cannot be read as it should (a record too long, an unbalanced quote) leaves
+                // an `--output` file as it was, and no partial output beside it.
+                try? write(queue.withLock { $0.takeReady() })
+                if let problem = error as? CommandError, problem.status == .usage { sink.markNothingAnswered() }
+                throw error
             }
-            return pending.removeFirst()
+            try write(queue.withLock { $0.takeReady() })
+            let left = queue.withLock { $0.count }
+            guard left == 0 else { throw CommandError(.lookupFailed, "\(left) lines got no answer from the stream") }
+        } while !source.isAtEnd
+        // No row got data (a dead server, a wrong --column): an `--output` file stays as it was.
+        if failures.noneGotThrough(of: lookups) || (tally.rows > 0 && tally.answered == 0) {
+            sink.markNothingAnswered()
+        } else {
+            sink.markComplete()
         }
+        if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
+        if let report = tally.report(enricher) { console.error(report) }
+        return tally.unanswered > 0 ? failures.status.combined(with: .lookupFailed) : failures.status
     }
 }

@@ -117,6 +117,34 @@ final class LineReader {
         }
     }
 
+    /// Thrown by `nextLineBytes(atMost:)` for a line longer than it was asked to read, so that the
+    /// caller can say what was too long (a line, or a record that spans lines).
+    struct LineTooLong: Error {}
+
+    /// The next line as it is in the input, every byte kept (none decoded or replaced), with its
+    /// line end (`\n`, or `\r\n`); the last line of the input may have none. nil at the end of
+    /// the input. Throws `LineTooLong` as soon as the line has more than `limit` bytes without its
+    /// line end (at most `maximumLineLength`), and a usage error for input that cannot be read.
+    func nextLineBytes(atMost limit: Int) async throws -> ArraySlice<UInt8>? {
+        while true {
+            if let end = buffer[(start + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start...end]
+                guard Self.length(of: line.dropLast()) <= limit else { throw LineTooLong() }
+                start = end + 1
+                searched = 0
+                lineNumber += 1
+                return line
+            }
+            guard Self.length(of: buffer[start...]) <= limit else { throw LineTooLong() }
+            guard try await readMore() else { return takeRest() }
+        }
+    }
+
+    /// The bytes of a line without the `\r` that is part of its line end, or may be.
+    private static func length(of line: ArraySlice<UInt8>) -> Int {
+        line.last == UInt8(ascii: "\r") ? line.count - 1 : line.count
+    }
+
     /// After a search of the buffer found no line end: reads the next block onto it and returns
     /// true, or returns false at the end of the input. Throws for a line already too long.
     private func readMore() async throws -> Bool {

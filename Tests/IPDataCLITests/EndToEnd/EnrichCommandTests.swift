@@ -30,7 +30,10 @@ final class EnrichCommandTests: CommandLineTestCase {
         let run = try ipdata(
             ["enrich", "--as", "jsonl", "--column", "client_ip", "-f", "country_code", "-"] + base,
             stdin: lines.joined(separator: "\n") + "\n")
-        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.status, 1, "two lines got no data")
+        XCTAssertEqual(
+            run.stderrLines,
+            [#"ipdata: 2 of 3 rows got no data: no address under the key "client_ip" (1); not a JSON object (1)"#])
         XCTAssertEqual(
             run.stdoutLines,
             [
@@ -71,7 +74,8 @@ final class EnrichCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.stdoutLines.first, "ip,country_code,ipdata_error")
         XCTAssertTrue(run.stdoutLines.last?.hasPrefix("8.8.8.8,,Network error: ") == true, run.stdout)
         XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
-        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 1 lookup failed: Network error: "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.hasPrefix("ipdata: 1 of 1 row got no data: the lookup failed: Network error: "), run.stderr)
         // Into a file: the earlier enriched file stays as it was.
         let output = try makeFile("ip,country_code,ipdata_error\n8.8.8.8,US,\n", named: "enriched.csv")
         let again = try ipdata(

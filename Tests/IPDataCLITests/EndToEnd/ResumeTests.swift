@@ -75,12 +75,6 @@ final class ResumeTests: CommandLineTestCase {
         }
     }
 
-    /// The size of the backend's log now: lines written after it are this test's.
-    private func backendLogMark() -> UInt64 {
-        let path = server["IPDATA_TEST_BACKEND_LOG"] ?? ""
-        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
-    }
-
     /// How many addresses the answered bulk requests since `mark` carried, once the backend has
     /// logged `requests` of them (or after 5 s): each body is `["…","…"]`, 16 bytes an address
     /// and one more.

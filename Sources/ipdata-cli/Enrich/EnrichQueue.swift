@@ -1,0 +1,114 @@
+import IPData
+
+/// One record of input on its way out: its bytes, what it is, and the addresses it holds.
+struct EnrichLine: Sendable {
+    enum Kind {
+        /// A CSV or TSV header row.
+        case header
+        /// A row whose address is looked up, or a line that holds addresses.
+        case data
+        /// A record that goes out as it came (blank, a line without an address, a line that is
+        /// not a JSON object).
+        case asIs
+    }
+
+    /// Why a row that should get data holds no address to look up.
+    enum Missing {
+        /// The CSV cell is missing or empty, or the JSON line has no text under the key.
+        case noAddress
+        /// A JSON line that is not a JSON object.
+        case notAnObject
+    }
+
+    /// What reading a record found.
+    struct Reading {
+        var kind: Kind
+        /// The addresses, as written, in order.
+        var addresses: [String] = []
+        var missing: Missing?
+    }
+
+    let record: InputRecord
+    let kind: Kind
+    /// The addresses, as written, in order.
+    let addresses: [String]
+    /// Their keys in the answers (`AnswerTable`): the canonical address, or the text as written
+    /// for one that is none.
+    let keys: [String]
+    let missing: Missing?
+    /// Whether it is the first record of the input (which may start with a byte order mark).
+    let isFirst: Bool
+    /// What ends each line added under it in lines mode: its own line end, or for a last line
+    /// without one, the line end of the line before it.
+    let annotationLineEnd: LineEnd
+
+    init(record: InputRecord, reading: Reading, isFirst: Bool, annotationLineEnd: LineEnd) {
+        self.record = record
+        self.kind = reading.kind
+        self.addresses = reading.addresses
+        self.keys = reading.addresses.map { IPAddress.canonical($0) ?? $0 }
+        self.missing = reading.missing
+        self.isFirst = isFirst
+        self.annotationLineEnd = annotationLineEnd
+    }
+}
+
+/// The lines read but not yet written, in order, and the answers they share: a line goes out
+/// once the answers of all of its addresses are in (`AnswerTable`).
+///
+/// Lines wait while the lookup stream holds their addresses: at most 5 bulk requests' worth (the
+/// 4 in flight and the one being filled), and the lines between them that send nothing. So that
+/// a long stretch of lines that send nothing cannot fill memory, the queue is `isFull` at
+/// `mostLines` lines or `mostBytes` bytes, and the input then ends the stream early (its last
+/// request goes out with fewer addresses) so that every line can be written.
+struct EnrichQueue: Sendable {
+    static let mostLines = 65_536
+    static let mostBytes = 64 * 1_048_576
+    /// The answers kept that no line waiting needs, for later repeats.
+    static let keptAnswers = 10_000
+
+    private var lines: [EnrichLine] = []
+    private var head = 0
+    private var bytes = 0
+    private var table = AnswerTable<EnrichAnswer>(capacity: EnrichQueue.keptAnswers)
+
+    /// How many lines wait.
+    var count: Int { lines.count - head }
+    var isFull: Bool { count >= Self.mostLines || bytes >= Self.mostBytes }
+
+    /// Queues `line`, and returns the addresses to send for it: those whose answer is neither
+    /// held nor in flight. The others share the answer of the line that sent them.
+    mutating func append(_ line: EnrichLine) -> [String] {
+        let toSend = zip(line.addresses, line.keys).filter { table.claim($0.1) }.map(\.0)
+        lines.append(line)
+        bytes += line.record.bytes.count
+        return toSend
+    }
+
+    /// Keeps the answer of one address sent (`ip`, as it was sent), and returns the lines now
+    /// ready, with their answers, in order.
+    mutating func answer(_ ip: String, with answer: EnrichAnswer) -> [(EnrichLine, [EnrichAnswer])] {
+        table.answer(IPAddress.canonical(ip) ?? ip, with: answer)
+        return takeReady()
+    }
+
+    /// The lines at the head of the queue whose answers are all in, with them, in order; their
+    /// answers are released for the lines to come.
+    mutating func takeReady() -> [(EnrichLine, [EnrichAnswer])] {
+        var ready: [(EnrichLine, [EnrichAnswer])] = []
+        while head < lines.count {
+            let line = lines[head]
+            let answers = line.keys.compactMap(table.answer(for:))
+            guard answers.count == line.keys.count else { break }
+            ready.append((line, answers))
+            for key in line.keys { table.release(key) }
+            bytes -= line.record.bytes.count
+            head += 1
+        }
+        if head > 1024, head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
+        return ready
+    }
+}
