@@ -15,10 +15,7 @@ enum LookupCommand {
         + CommonOptions.specs.filter { $0 != CommonOptions.fields }
 
     static let help = HelpText(
-        usage: [
-            "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata grep [OPTIONS] [FILE… | -]",
-            "ipdata init [KEY]", "ipdata help [COMMAND]",
-        ],
+        usage: ["ipdata [OPTIONS] [IP… | ASN]", "ipdata COMMAND [OPTIONS] …", "ipdata help [COMMAND]"],
         summary: """
             Look up IP addresses with the ipdata.co API: location, network, company and threat data.
 
@@ -31,11 +28,16 @@ enum LookupCommand {
               ipdata grep -o access.log      the addresses in any text (no key, nothing sent)
               ipdata init                    store your API key
             """,
+        // Every command, from the table the parser reads, so that none is left out.
+        commands: IPDataCommand.Command.allCases.filter { $0 != .lookup }.map {
+            HelpText.Command(name: $0.rawValue, summary: $0.oneLine)
+        },
         options: options,
         footer: """
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk`,
-            `ipdata help grep` and `ipdata help init` (or `ipdata COMMAND --help`) for those commands.
+            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help COMMAND` (or
+            `ipdata COMMAND --help`) for a command's options. A mistyped command or field is a usage
+            error that names the one meant.
             On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
             \(ExitStatus.helpText)
             """ + "\n\n" + SandboxHelp.text)
@@ -88,6 +90,16 @@ enum LookupCommand {
                 !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
+        let (kind, shape): (RecordKind, RecordShape)
+        switch target {
+        case .asn: (kind, shape) = (.asn, .single)
+        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
+        case .standardInput: (kind, shape) = (.address, .list)
+        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
+        }
+        // A mistyped field is a usage error, before a key is needed or anything is sent.
+        if let field { try FieldSelection.refuseUnknownField(field, kind: kind) }
+        try common.selection?.refuseUnknownNames(kind: kind, shape: shape)
         let (client, cache) = try common.makeClientAndCache(
             environment: environment, console: console, fields: common.selection?.topLevelNames)
         defer { cache?.reportWriteProblem(to: console) }
@@ -97,14 +109,6 @@ enum LookupCommand {
         if let field {
             return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
         }
-        let (kind, shape): (RecordKind, RecordShape)
-        switch target {
-        case .asn: (kind, shape) = (.asn, .single)
-        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
-        case .standardInput: (kind, shape) = (.address, .list)
-        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
-        }
-        common.selection?.warnAboutUnknownNames(kind: kind, shape: shape, console: console)
         guard shape == .list else {
             return try await lookUpOne(target, client: client, cache: cache, common: common, console: console)
         }
