@@ -8,11 +8,17 @@ struct OptionSpec: Equatable, Sendable {
     let valueName: String?
     /// One line for the help text.
     let help: String
+    /// The words the value may be, when it is one of a few (`table`, `json`): what shells'
+    /// completion offers. Empty for any other value.
+    let choices: [String]
 
-    init(_ name: String, short: Character? = nil, value valueName: String? = nil, help: String) {
+    init(
+        _ name: String, short: Character? = nil, value valueName: String? = nil, choices: [String] = [], help: String
+    ) {
         self.name = name
         self.short = short
         self.valueName = valueName
+        self.choices = choices
         self.help = help
     }
 
