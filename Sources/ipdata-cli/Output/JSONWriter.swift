@@ -2,10 +2,12 @@ import Foundation
 
 /// Writes records as pretty JSON (one object, or an array of them) or as JSON lines.
 ///
-/// A record the API sent is written as the API sent it (`write(json:orRecord:)`): its keys in
-/// their order, its nulls, its numbers as written, fields the SDK does not model; JSON lines
-/// only lose the whitespace between tokens. Other records (errors, answers from a cache) are
-/// written with their keys sorted, so output is the same from run to run and platform to platform.
+/// A record the API sent is written from the bytes the API sent (`write(json:orRecord:)`): its
+/// keys in their order, its nulls, its numbers and strings as written, fields the SDK does not
+/// model. Only the whitespace between tokens is the writer's: none in JSON lines, two spaces a
+/// level in JSON (see `RawJSON`), whichever endpoint answered. Other records (errors, answers
+/// from a cache) are written with their keys sorted, so output is the same from run to run and
+/// platform to platform.
 final class JSONWriter: RecordWriter {
     enum Style {
         /// Each record as a pretty-printed object: the output of a command with one result.
@@ -47,12 +49,14 @@ final class JSONWriter: RecordWriter {
     func write(json: Data, orRecord record: () throws -> Record) throws {
         switch style {
         case .object:
-            try sink.write(json)
-            if json.last != 0x0A { try sink.write("\n") }
+            var document = RawJSON.prettyPrinted(json)
+            document.append(0x0A)
+            try sink.write(document)
         case .array:
             if count == 0 { sink.setTrailer("\n]\n") }
-            try sink.write(count == 0 ? "[\n" : ",\n")
-            try sink.write(json)
+            var element = Data(((count == 0 ? "[\n" : ",\n") + "  ").utf8)
+            element.append(RawJSON.prettyPrinted(json, indent: "  "))
+            try sink.write(element)
         case .lines:
             var line = RawJSON.compacted(json)
             line.append(0x0A)

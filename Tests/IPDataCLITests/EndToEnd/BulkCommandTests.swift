@@ -86,8 +86,8 @@ final class BulkCommandTests: CommandLineTestCase {
         let run = try ipdata(
             ["bulk", "--column", "2", "-f", "ip"] + base, stdin: "Google,8.8.8.8\n\"Cloudflare, Inc.\",1.1.1.1\n")
         XCTAssertEqual(run.status, 0, run.stderr)
-        // The API's own bytes (the test server writes `": "`), one record a line.
-        XCTAssertEqual(run.stdout, "{\"ip\": \"8.8.8.8\"}\n{\"ip\": \"1.1.1.1\"}\n")
+        // The API's own tokens, compact (the test server writes `": "`), one record a line.
+        XCTAssertEqual(run.stdout, "{\"ip\":\"8.8.8.8\"}\n{\"ip\":\"1.1.1.1\"}\n")
     }
 
     func testAMissingColumnNameIsAUsageError() throws {
