@@ -107,7 +107,10 @@ enum LookupCommand {
             return try await dryRun(target, field: field, cache: cache, console: console)
         }
         if let field {
-            return try await printField(field, of: target, client: client, sink: common.openOutput(), console: console)
+            // To a terminal, control characters in the values are written out (see `FieldText`).
+            let text = FieldText(forTerminal: Terminal.showsOutput(at: common.outputPath))
+            return try await printField(
+                field, of: target, client: client, sink: common.openOutput(), text: text, console: console)
         }
         guard shape == .list else {
             return try await lookUpOne(target, client: client, cache: cache, common: common, console: console)
@@ -214,7 +217,7 @@ enum LookupCommand {
 
     /// `--field`: one field of each result, on a line of its own.
     private static func printField(
-        _ path: String, of target: Target, client: IPDataClient, sink: OutputSink, console: Console
+        _ path: String, of target: Target, client: IPDataClient, sink: OutputSink, text: FieldText, console: Console
     ) async throws -> ExitStatus {
         do {
             switch target {
@@ -224,18 +227,19 @@ enum LookupCommand {
                     continuation.finish()
                 }
                 return try await printField(
-                    path, of: addresses, labelled: ips.count > 1, client: client, sink: sink, console: console)
+                    path, of: addresses, labelled: ips.count > 1, client: client, sink: sink, text: text,
+                    console: console)
             case .standardInput:
                 let addresses = AddressReader(inputs: ["-"], column: .first)
                 return try await printField(
-                    path, of: addresses, labelled: true, client: client, sink: sink, console: console)
+                    path, of: addresses, labelled: true, client: client, sink: sink, text: text, console: console)
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: nil)
-                return try printField(path, of: record, sink: sink, console: console)
+                return try printField(path, of: record, sink: sink, text: text, console: console)
             case .ownAddress:
                 let top = String(path.prefix { $0 != "." })
                 let record = try Record(encoding: await client.lookup(fields: [top]), selection: nil)
-                return try printField(path, of: record, sink: sink, console: console)
+                return try printField(path, of: record, sink: sink, text: text, console: console)
             }
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
@@ -280,7 +284,8 @@ enum LookupCommand {
     /// soon as its answer and those before it are in, even while the input waits for more
     /// (`tail -f log | ipdata --field country_code`).
     private static func printField<Addresses: AsyncSequence & Sendable>(
-        _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, console: Console
+        _ path: String, of ips: Addresses, labelled: Bool, client: IPDataClient, sink: OutputSink, text: FieldText,
+        console: Console
     ) async throws -> ExitStatus where Addresses.Element == String {
         let steps = path.split(separator: ".").map(String.init)
         let (events, eventSink) = AsyncStream.makeStream(of: FieldEvent.self)
@@ -333,10 +338,10 @@ enum LookupCommand {
                     written += 1
                     permitSink.yield()
                     switch answer {
-                    case .value(let text) where labelled:
-                        try sink.write("\(ip)\t\(oneLine(text))\n")
-                    case .value(let text):
-                        try sink.write(text.hasSuffix("\n") ? text : text + "\n")
+                    case .value(let value) where labelled:
+                        try sink.write(text.line(address: ip, value: value))
+                    case .value(let value):
+                        try sink.write(text.line(value))
                     case .failed(let message, let failure, let stopsTheRun):
                         status = status.combined(with: failure)
                         if stopsTheRun {
@@ -345,7 +350,7 @@ enum LookupCommand {
                             return status
                         }
                         if labelled {
-                            try sink.write("\(ip)\t\t\(console.oneLine(message))\n")
+                            try sink.write(text.line(address: ip, error: console.oneLine(message)))
                         } else {
                             console.error(message)
                         }
@@ -359,13 +364,6 @@ enum LookupCommand {
             sink.markComplete()
             return status
         }
-    }
-
-    /// `text` on one line: its line breaks and tabs (white space between JSON tokens) become spaces.
-    private static func oneLine(_ text: String) -> String {
-        var text = text
-        while text.last?.isNewline == true { text.removeLast() }
-        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
     /// The field at `steps` of `ip`: the body of `GET /IP/FIELD` as it is, or for a dotted path
@@ -396,14 +394,14 @@ enum LookupCommand {
     }
 
     /// The field at `path` of a whole answer (the own address's, an ASN's).
-    private static func printField(_ path: String, of record: Record, sink: OutputSink, console: Console) throws
-        -> ExitStatus
-    {
+    private static func printField(
+        _ path: String, of record: Record, sink: OutputSink, text: FieldText, console: Console
+    ) throws -> ExitStatus {
         guard let value = record.value(at: path) else {
             console.error("the answer has no field \(path)")
             return .lookupFailed
         }
-        try sink.write(value.fieldText + "\n")
+        try sink.write(text.line(value.fieldText))
         sink.markComplete()
         return .success
     }
