@@ -313,7 +313,11 @@ class Handler(BaseHTTPRequestHandler):
 
     HOSTILE_SECONDS = 30.0  # no hostile answer lasts longer, whatever the client does
 
-    def _hostile(self, path, rec):
+    # Text with what a terminal acts on: an escape sequence that retitles the window and clears
+    # the screen, a line break that forges a log line, a C1 CSI and a right-to-left override.
+    HOSTILE_TEXT = "Evil\x1b]0;pwned\x07\x1b[2J\r\nforged 6.6.6.6 line\x9b31m\u202eTXE"
+
+    def _hostile(self, path, rec, query=None, body=b""):
         kind = path.split("/")[2]
         rec["hostile"] = kind
         # A hostile answer never returns its connection to nginx's pool, and a write that the
@@ -376,6 +380,11 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "empty-503":
             # a load balancer with no server behind it: 503 and no body at all
             self._send(503, b"", ctype="text/plain")
+        elif kind == "escapes":
+            # the rest of the path answered as the API would (a lookup, a field, a bulk request),
+            # with HOSTILE_TEXT in the text values: JSON escapes what it must, a field is raw text
+            self._escapes = True
+            self._route("/" + "/".join(path.split("/")[3:]), query or {}, body, rec)
         else:
             self._error(404, "no such hostile answer: %s" % kind)
 
@@ -421,6 +430,7 @@ class Handler(BaseHTTPRequestHandler):
     def _handle(self):
         t0 = time.monotonic()
         self._status = 0
+        self._escapes = False
         raw_path, _, raw_query = self.path.partition("?")
         query = parse_qs(raw_query, keep_blank_values=True)
         body = self._read_body()
@@ -479,7 +489,7 @@ class Handler(BaseHTTPRequestHandler):
                     self.close_connection = True
                     return
             if path.startswith("/hostile/"):
-                self._hostile(path, rec)
+                self._hostile(path, rec, query, body)
                 return
             if path.startswith("/flaky/"):
                 path = self._flaky(path, rec)
@@ -562,6 +572,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def _object_for(self, ip):
         fx = self.fixtures
+        if getattr(self, "_escapes", False):
+            obj = fx.synthesise(ip)
+            obj["city"] = obj["region"] = self.HOSTILE_TEXT
+            obj["asn"]["name"] = self.HOSTILE_TEXT
+            return obj, None
         if ip in fx.lookup:
             return fx.lookup[ip], fx.lookup_raw.get(ip)
         return fx.synthesise(ip), None

@@ -8,11 +8,17 @@ struct OptionSpec: Equatable, Sendable {
     let valueName: String?
     /// One line for the help text.
     let help: String
+    /// The words the value may be, when it is one of a few (`table`, `json`): what shells'
+    /// completion offers. Empty for any other value.
+    let choices: [String]
 
-    init(_ name: String, short: Character? = nil, value valueName: String? = nil, help: String) {
+    init(
+        _ name: String, short: Character? = nil, value valueName: String? = nil, choices: [String] = [], help: String
+    ) {
         self.name = name
         self.short = short
         self.valueName = valueName
+        self.choices = choices
         self.help = help
     }
 
@@ -77,6 +83,34 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var description: String { message }
 }
 
+/// What a mistyped word was meant to be: a command, an option, a field.
+enum Spelling {
+    /// The word of `known` nearest to `word` in edits (case aside), when it is a likely typo: at
+    /// most one edit away for words of up to four letters, two for longer ones; nil otherwise.
+    static func closest(to word: String, among known: [String]) -> String? {
+        let typed = Array(word.lowercased())
+        let limit = typed.count >= 5 ? 2 : 1
+        let scored = known.map { ($0, editDistance(typed, Array($0.lowercased()))) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The edits from `a` to `b`: insertions, deletions, substitutions and swaps of two
+    /// neighbouring letters (`ctiy` is one edit from `city`).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var (beforePrevious, previous) = ([Int](), Array(0...b.count))
+        for i in a.indices {
+            var current = [i + 1]
+            for j in b.indices {
+                var edits = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { edits = min(edits, beforePrevious[j - 1] + 1) }
+                current.append(edits)
+            }
+            (beforePrevious, previous) = (previous, current)
+        }
+        return previous[b.count]
+    }
+}
+
 /// A small parser for the command lines of `ipdata`'s commands.
 ///
 /// It knows `--name`, `--name value`, `--name=value`, `-x`, `-x value` and `-xvalue`; `--` ends
@@ -126,7 +160,8 @@ struct ArgumentParser {
         let name = String(body.prefix { $0 != "=" })
         let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
         guard let option = options.first(where: { $0.name == name }) else {
-            throw UsageError("unknown option --\(name)")
+            let close = Spelling.closest(to: name, among: options.map(\.name))
+            throw UsageError("unknown option --\(name)" + (close.map { ": did you mean --\($0)?" } ?? ""))
         }
         guard option.takesValue else {
             if attached != nil { throw UsageError("option --\(name) takes no value") }
@@ -167,16 +202,32 @@ struct ArgumentParser {
     }
 }
 
-/// The help text of one command: its usage lines, what it does, and its options.
+/// The help text of one command: its usage lines, what it does, its commands, and its options.
 struct HelpText {
+    /// A command that `ipdata --help` lists: its word, and what it does in a line.
+    struct Command {
+        let name: String
+        let summary: String
+    }
+
     let usage: [String]
     let summary: String
+    /// The commands listed after the summary (`ipdata`'s help lists every one).
+    var commands: [Command] = []
     let options: [OptionSpec]
     var footer: String = ""
 
     var rendered: String {
         let width = (options.map(\.synopsis.count).max() ?? 0) + 2
         var text = "usage: " + usage.joined(separator: "\n       ") + "\n\n" + summary + "\n"
+        if !commands.isEmpty {
+            let nameWidth = (commands.map(\.name.count).max() ?? 0) + 2
+            text += "\ncommands:\n"
+            for command in commands {
+                text += "  \(command.name)" + String(repeating: " ", count: nameWidth - command.name.count)
+                text += command.summary + "\n"
+            }
+        }
         if !options.isEmpty {
             text += "\noptions:\n"
             for option in options {

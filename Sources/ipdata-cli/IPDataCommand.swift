@@ -144,6 +144,14 @@ enum IPDataCommand {
             }
         }
 
+        /// The command `word` was likely meant to be, when it is no address or ASN but a typo of
+        /// a command's word (`sumarize`, `bulkk`, `grpe`); nil otherwise.
+        static func meant(by word: String) -> Command? {
+            guard IPAddress(word) == nil, !ASNumber.isASN(word) else { return nil }
+            let words = allCases.filter { $0 != .lookup }.map(\.rawValue)
+            return Spelling.closest(to: word, among: words).flatMap(Command.init(rawValue:))
+        }
+
         /// How to ask for the command's help.
         var helpCommand: String {
             self == .lookup ? "ipdata --help" : "ipdata \(rawValue) --help"
@@ -169,11 +177,14 @@ enum IPDataCommand {
         }
         var parsed = ArgumentParser(options: everyOption).read(arguments)
         var command = Command.lookup
-        if parsed.positionalsBeforeDoubleDash > 0, let word = parsed.positionals.first.flatMap(Command.init(rawValue:)),
-            word != .lookup
-        {
-            command = word
-            parsed.removeFirstPositional()
+        if parsed.positionalsBeforeDoubleDash > 0, let first = parsed.positionals.first {
+            if let word = Command(rawValue: first), word != .lookup {
+                command = word
+                parsed.removeFirstPositional()
+            } else if let meant = Command.meant(by: first) {
+                // `ipdata sumarize FILE` would look up `sumarize` and the file's name.
+                parsed.addProblem(UsageError("there is no command \(first): did you mean \(meant.rawValue)?"))
+            }
         }
         let taken = Set(command.options.map(\.name))
         for name in parsed.givenOptions.sorted() where !taken.contains(name) {

@@ -34,6 +34,18 @@ enum Terminal {
         return defaultWidth
     }
 
+    /// Whether results written to `outputPath` (`--output`; nil or `-` for standard output)
+    /// reach a terminal: standard output is one, and the path, if any, names it (`/dev/stdout`,
+    /// `/proc/self/fd/1`, the terminal's own device).
+    static func showsOutput(at outputPath: String?) -> Bool {
+        guard isTerminal(STDOUT_FILENO) else { return false }
+        guard let outputPath, outputPath != "-" else { return true }
+        var named = stat()
+        var output = stat()
+        guard stat(outputPath, &named) == 0, fstat(STDOUT_FILENO, &output) == 0 else { return false }
+        return (named.st_mode & S_IFMT) == S_IFCHR && named.st_rdev == output.st_rdev
+    }
+
     /// `width(of:columnsVariable:)` with this process's `COLUMNS`.
     static func width(of descriptors: [Int32]) -> Int {
         width(of: descriptors, columnsVariable: ProcessInfo.processInfo.environment["COLUMNS"])

@@ -1,5 +1,7 @@
-/// Text made safe for a terminal and measured as a terminal shows it: what the table and the
-/// lines on standard error use.
+import Foundation
+
+/// Text made safe for a terminal and measured as a terminal shows it: what the table, the lines
+/// on standard error, and values in text formats use.
 enum TerminalText {
     /// `text` with every character a terminal would act on instead of showing written out:
     /// C0 and C1 control characters and DEL as `\x1b`, and the bidirectional overrides and
@@ -8,6 +10,10 @@ enum TerminalText {
     /// Escape sequences from the input or from an answer then show as text, and cannot move the
     /// cursor, change colours or retitle the window. Line breaks and tabs are escaped too: callers
     /// that want them as spaces replace them first.
+    ///
+    /// This is the one rule for a value from an answer in a text format: the table, CSV and
+    /// `--field` on a terminal, the lines `enrich` adds to a log (where a line break in a hostile
+    /// answer would forge a line).
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var escaped = ""
@@ -88,6 +94,25 @@ enum TerminalText {
             return (0x200B...0x200F).contains(scalar.value) || (0x2060...0x2064).contains(scalar.value)
                 || scalar.value == 0xFEFF
         }
+    }
+
+    /// JSON text with the characters `escaped(_:)` writes out that JSON may hold unescaped (C1
+    /// control characters, DEL and the bidirectional controls, which can only be in its strings)
+    /// written as JSON's `\u` escapes instead: the same JSON values, safe on a terminal. JSON
+    /// writes C0 control characters as escapes already.
+    static func escapedJSON(_ json: Data) -> Data {
+        // Each of them is two or three bytes of UTF-8 starting with 0xC2, 0xD8 or 0xE2, or DEL.
+        guard json.contains(where: { $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0x7F }) else { return json }
+        let text = String(decoding: json, as: UTF8.self)
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x7F, needsEscape(scalar) {
+                escaped += "\\u" + padded(String(scalar.value, radix: 16), to: 4)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return Data(escaped.utf8)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

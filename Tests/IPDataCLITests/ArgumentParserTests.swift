@@ -92,7 +92,7 @@ final class ArgumentParserTests: XCTestCase {
     }
 
     func testAnUnknownOptionIsNamedWithoutItsValue() {
-        assertUsageError(["--api-kee=SECRET-VALUE"], "unknown option --api-kee")
+        assertUsageError(["--api-kee=SECRET-VALUE"], "unknown option --api-kee: did you mean --api-key?")
         assertUsageError(["-kSECRET-VALUE"], "unknown option -k")
     }
 

@@ -18,6 +18,17 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.escaped("abc\u{202E}fed\u{2066}"), "abc\\u202efed\\u2066")
     }
 
+    /// In JSON, what a terminal acts on and JSON may hold raw becomes JSON's escape: the same value.
+    func testJSONKeepsItsValuesWithItsEscapes() throws {
+        let json = Data("{\"a\": \"csi\u{9B}2J rtl\u{202E} del\u{7F} Zürich 東京 \\u001b\"}".utf8)
+        let escaped = TerminalText.escapedJSON(json)
+        XCTAssertEqual(
+            String(decoding: escaped, as: UTF8.self), #"{"a": "csi\u009b2J rtl\u202e del\u007f Zürich 東京 \u001b"}"#)
+        XCTAssertEqual(try JSONParser.parse(escaped), try JSONParser.parse(json))
+        let plain = Data(#"{"city": "Zürich"}"#.utf8)
+        XCTAssertEqual(TerminalText.escapedJSON(plain), plain)
+    }
+
     func testPrintableTextIsLeftAlone() {
         for text in ["8.8.8.8", "Zürich", "東京", "🇺🇸", "e\u{301}", "a\\x1b"] {
             XCTAssertEqual(TerminalText.escaped(text), text)

@@ -75,6 +75,7 @@ enum BulkCommand {
         -> ExitStatus
     {
         let common = try CommonOptions(parsed)
+        try common.selection?.refuseUnknownNames(kind: .address, shape: .list)
         let column = try parsed.value(columnOption.name).map(ColumnSelection.init(parsing:)) ?? .first
         let concurrency = try parsed.value(concurrencyOption.name).map(Self.concurrency(parsing:)) ?? 4
         let maximumRange =
@@ -84,7 +85,6 @@ enum BulkCommand {
         try checkReadable(inputs)
         let (client, cache) = try common.makeClientAndCache(
             environment: environment, console: console, fields: common.selection?.topLevelNames)
-        common.selection?.warnAboutUnknownNames(kind: .address, shape: .list, console: console)
         let resumes = parsed.has(resumeOption.name)
         let csv = parsed.has(columnOption.name)
         if parsed.has(dryRunOption.name) {

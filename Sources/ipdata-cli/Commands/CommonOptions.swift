@@ -189,7 +189,9 @@ struct CommonOptions {
     func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
         let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
-        return makeRecordWriter(format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs))
+        return makeRecordWriter(
+            format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),
+            forTerminal: Terminal.showsOutput(at: outputPath))
     }
 
     /// The output: standard output, or for `--output` a temporary file that replaces the file

@@ -20,6 +20,8 @@ struct FieldListLookup {
     let client: IPDataClient
     let cache: CachedAnswers?
     let sink: OutputSink
+    /// How each line is written (control characters, line breaks; see `FieldText`).
+    let text: FieldText
     let console: Console
 
     /// Bulk requests in flight at once.
@@ -139,15 +141,15 @@ struct FieldListLookup {
                     head += 1
                     permitSink.yield()
                     switch answer {
-                    case .value(let text):
-                        try sink.write("\(ip)\t\(LookupCommand.oneLine(text))\n")
+                    case .value(let value):
+                        try sink.write(text.line(address: ip, value: value))
                     case .failed(let message, let failure, let stopsTheRun):
                         status = status.combined(with: failure)
                         if stopsTheRun {
                             console.error(message)
                             return status
                         }
-                        try sink.write("\(ip)\t\t\(console.oneLine(message))\n")
+                        try sink.write(text.line(address: ip, error: console.oneLine(message)))
                     }
                 }
                 if head >= 1_024, head * 2 >= entries.count {

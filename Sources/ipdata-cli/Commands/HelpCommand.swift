@@ -25,6 +25,9 @@ enum HelpCommand {
             return .success
         }
         guard let command = IPDataCommand.Command(rawValue: name), command != .lookup else {
+            if let meant = IPDataCommand.Command.meant(by: name) {
+                throw UsageError("there is no command \(name): did you mean \(meant.rawValue)?")
+            }
             throw UsageError("there is no command \(name): ipdata help [\(commandNames)]")
         }
         console.printOutput(command.helpText.rendered)

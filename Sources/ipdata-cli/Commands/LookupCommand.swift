@@ -15,10 +15,7 @@ enum LookupCommand {
         + CommonOptions.specs.filter { $0 != CommonOptions.fields }
 
     static let help = HelpText(
-        usage: [
-            "ipdata [OPTIONS] [IP… | ASN]", "ipdata bulk [OPTIONS] [FILE… | -]", "ipdata grep [OPTIONS] [FILE… | -]",
-            "ipdata init [KEY]", "ipdata help [COMMAND]",
-        ],
+        usage: ["ipdata [OPTIONS] [IP… | ASN]", "ipdata COMMAND [OPTIONS] …", "ipdata help [COMMAND]"],
         summary: """
             Look up IP addresses with the ipdata.co API: location, network, company and threat data.
 
@@ -31,11 +28,16 @@ enum LookupCommand {
               ipdata grep -o access.log      the addresses in any text (no key, nothing sent)
               ipdata init                    store your API key
             """,
+        // Every command, from the table the parser reads, so that none is left out.
+        commands: IPDataCommand.Command.allCases.filter { $0 != .lookup }.map {
+            HelpText.Command(name: $0.rawValue, summary: $0.oneLine)
+        },
         options: options,
         footer: """
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help bulk`,
-            `ipdata help grep` and `ipdata help init` (or `ipdata COMMAND --help`) for those commands.
+            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help COMMAND` (or
+            `ipdata COMMAND --help`) for a command's options. A mistyped command or field is a usage
+            error that names the one meant.
             On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
             \(ExitStatus.helpText)
             """ + "\n\n" + SandboxHelp.text)
@@ -88,6 +90,16 @@ enum LookupCommand {
                 !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
+        let (kind, shape): (RecordKind, RecordShape)
+        switch target {
+        case .asn: (kind, shape) = (.asn, .single)
+        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
+        case .standardInput: (kind, shape) = (.address, .list)
+        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
+        }
+        // A mistyped field is a usage error, before a key is needed or anything is sent.
+        if let field { try FieldSelection.refuseUnknownField(field, kind: kind) }
+        try common.selection?.refuseUnknownNames(kind: kind, shape: shape)
         // `--field` asks for the field's top-level name only, and keeps those answers.
         let (client, cache) = try common.makeClientAndCache(
             environment: environment, console: console,
@@ -97,17 +109,12 @@ enum LookupCommand {
             return try await dryRun(target, cache: cache, console: console)
         }
         if let field {
+            // To a terminal, control characters in the values are written out (see `FieldText`).
+            let text = FieldText(forTerminal: Terminal.showsOutput(at: common.outputPath))
             return try await printField(
-                field, of: target, client: client, cache: cache, sink: common.openOutput(), console: console)
+                field, of: target, client: client, cache: cache, sink: common.openOutput(), text: text,
+                console: console)
         }
-        let (kind, shape): (RecordKind, RecordShape)
-        switch target {
-        case .asn: (kind, shape) = (.asn, .single)
-        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
-        case .standardInput: (kind, shape) = (.address, .list)
-        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
-        }
-        common.selection?.warnAboutUnknownNames(kind: kind, shape: shape, console: console)
         guard shape == .list else {
             return try await lookUpOne(target, client: client, cache: cache, common: common, console: console)
         }
@@ -214,15 +221,16 @@ enum LookupCommand {
     /// `FieldListLookup`).
     private static func printField(
         _ path: String, of target: Target, client: IPDataClient, cache: CachedAnswers?, sink: OutputSink,
-        console: Console
+        text: FieldText, console: Console
     ) async throws -> ExitStatus {
         let steps = path.split(separator: ".").map(String.init)
-        let list = FieldListLookup(steps: steps, client: client, cache: cache, sink: sink, console: console)
+        let list = FieldListLookup(
+            steps: steps, client: client, cache: cache, sink: sink, text: text, console: console)
         do {
             switch target {
             case .addresses(let ips) where ips.count == 1:
                 return try printField(
-                    await fieldAnswer(steps, of: ips[0], client: client), sink: sink, console: console)
+                    await fieldAnswer(steps, of: ips[0], client: client), sink: sink, text: text, console: console)
             case .addresses(let ips):
                 let addresses = AsyncStream { continuation in
                     for ip in ips { continuation.yield(ip) }
@@ -233,11 +241,11 @@ enum LookupCommand {
                 return try await list.run(AddressReader(inputs: ["-"], column: .first))
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: nil)
-                return try printField(path, of: record, sink: sink, console: console)
+                return try printField(path, of: record, sink: sink, text: text, console: console)
             case .ownAddress:
                 let top = String(path.prefix { $0 != "." })
                 let record = try Record(encoding: await client.lookup(fields: [top]), selection: nil)
-                return try printField(path, of: record, sink: sink, console: console)
+                return try printField(path, of: record, sink: sink, text: text, console: console)
             }
         } catch let error as IPDataError {
             console.error(error.commandLineMessage)
@@ -259,10 +267,12 @@ enum LookupCommand {
 
     /// The field of one address: the value alone, with a line break; a failure is one line on
     /// stderr.
-    private static func printField(_ answer: FieldAnswer, sink: OutputSink, console: Console) throws -> ExitStatus {
+    private static func printField(_ answer: FieldAnswer, sink: OutputSink, text: FieldText, console: Console) throws
+        -> ExitStatus
+    {
         switch answer {
-        case .value(let text):
-            try sink.write(text.hasSuffix("\n") ? text : text + "\n")
+        case .value(let value):
+            try sink.write(text.line(value))
         case .failed(let message, let failure, let stopsTheRun):
             console.error(message)
             if stopsTheRun { return failure }
@@ -273,15 +283,8 @@ enum LookupCommand {
         return .success
     }
 
-    /// `text` on one line: its line breaks and tabs (white space between JSON tokens) become spaces.
-    static func oneLine(_ text: String) -> String {
-        var text = text
-        while text.last?.isNewline == true { text.removeLast() }
-        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-    }
-
-    /// The field at `steps` of one address: the body of `GET /IP/FIELD` as it is, or for a
-    /// dotted path the value at the rest of the path in that body.
+    /// The field at `steps` of `ip`: the body of `GET /IP/FIELD` as it is, or for a dotted path
+    /// the value at the rest of the path in that body.
     private static func fieldAnswer(_ steps: [String], of ip: String, client: IPDataClient) async -> FieldAnswer {
         let body: Data
         do {
@@ -308,14 +311,14 @@ enum LookupCommand {
     }
 
     /// The field at `path` of a whole answer (the own address's, an ASN's).
-    private static func printField(_ path: String, of record: Record, sink: OutputSink, console: Console) throws
-        -> ExitStatus
-    {
+    private static func printField(
+        _ path: String, of record: Record, sink: OutputSink, text: FieldText, console: Console
+    ) throws -> ExitStatus {
         guard let value = record.value(at: path) else {
             console.error("the answer has no field \(path)")
             return .lookupFailed
         }
-        try sink.write(value.fieldText + "\n")
+        try sink.write(text.line(value.fieldText))
         sink.markComplete()
         return .success
     }

@@ -20,7 +20,10 @@ enum GrepCommand {
         help: "leave out private, loopback, link-local, documentation, CGNAT, multicast and reserved addresses")
     static let unique = OptionSpec(
         "unique", short: "u", help: "print each address once, in the order first found (implies -o)")
-    static let cidrs = OptionSpec("cidrs", help: "take 10.0.0.0/8 as a network, printed with its prefix length")
+    static let cidrs = OptionSpec(
+        "cidrs",
+        help: "take 10.0.0.0/8 as a network, printed with its prefix length; 10.0.0.1/8 is printed as the network "
+            + "that holds it, 10.0.0.0/8")
 
     static let options = [
         onlyMatching, ipv4, ipv6, publicOnly, unique, cidrs, CommonOptions.help, CommonOptions.version,
@@ -34,7 +37,9 @@ enum GrepCommand {
             the addresses alone, ready for ipdata bulk. Needs no API key and sends nothing.
 
             Addresses are found as logs write them: 1.2.3.4:443, [2001:db8::1]:8080, fe80::1%eth0,
-            quoted or in a URL. ::ffff:1.2.3.4 is printed as 1.2.3.4, IPv6 in its short form.
+            quoted or in a URL (its host or path: /v1/lookup/8.8.8.8). ::ffff:1.2.3.4 is printed
+            as 1.2.3.4, IPv6 in its short form, and a reverse-DNS name as the address it names
+            (4.3.2.1.in-addr.arpa is 1.2.3.4). Lines are printed byte for byte, CR included.
             These are no addresses: versions (1.2.3.4.5, Chrome/119.0.0.0), dates, times, parts
             over 255, MAC addresses, and IPv4 with a leading zero (010.1.1.1: C libraries read it
             as octal or decimal, and the API refuses it).
@@ -45,7 +50,8 @@ enum GrepCommand {
             """,
         options: options,
         footer: """
-            Exit status: 0 an address was found; 1 none was; 2 usage error, or an input that cannot be read.
+            Exit status: 0 an address was found; 1 none was; 2 usage error, or an input could not
+            be read (it is named on standard error; the other inputs are still searched).
             """)
 
     /// What to print, and which addresses count.
@@ -91,17 +97,29 @@ enum GrepCommand {
         }
         let output = GrepOutput(escapesControlCharacters: Terminal.isTerminal(STDOUT_FILENO))
         var grep = Grep(settings: settings, output: output)
+        // As GNU grep: an input that cannot be read is named on standard error, the others are
+        // still searched and their lines printed, and the exit status is 2.
+        var someInputUnread = false
         for input in inputs {
-            let reader =
-                input == "-"
-                ? LineReader.standardInput(maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
-                : try LineReader.file(
-                    atPath: input, maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
-            while let lines = try await reader.nextLines() {
-                guard grep.search(lines) else { return .success }  // standard output was closed
+            do {
+                let reader =
+                    input == "-"
+                    ? LineReader.standardInput(
+                        maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
+                    : try LineReader.file(
+                        atPath: input, maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
+                while let lines = try await reader.nextLines() {
+                    guard grep.search(lines) else { return .success }  // standard output was closed
+                }
+            } catch let error as CommandError {
+                // What was found before it comes first, as it would on a terminal.
+                guard output.flush() else { return .success }
+                console.error(error.message)
+                someInputUnread = true
             }
         }
         guard output.flush() else { return .success }
+        if someInputUnread { return .usage }
         return grep.found ? .success : .lookupFailed
     }
 
@@ -140,7 +158,8 @@ struct Grep {
                     open = output.write(line: text)
                     return open ? match.range.upperBound : nil
                 }
-                // The whole line, once, however many addresses it holds; then the next line.
+                // The whole line, once, however many addresses it holds, byte for byte (a `\r`
+                // before its `\n` too); then the next line.
                 let newline = UInt8(ascii: "\n")
                 let start = buffer[..<match.range.lowerBound].lastIndex(of: newline).map { $0 + 1 } ?? 0
                 let end = buffer[match.range.upperBound...].firstIndex(of: newline) ?? buffer.count
@@ -166,12 +185,14 @@ final class GrepOutput {
 
     private static let flushSize = 262_144
 
-    /// Writes `line` and a line end; false once standard output is closed (`ipdata grep … | head`).
+    /// Writes `line` (without its `\n`) and a `\n`; false once standard output is closed
+    /// (`ipdata grep … | head`). A terminal is shown the `\r` of a `\r\n` line end as it is.
     func write(line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var line = line
-        if line.last == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
         if escapesControlCharacters {
-            buffer.append(contentsOf: TerminalText.escaped(String(decoding: line, as: UTF8.self)).utf8)
+            let endsWithCR = line.last == UInt8(ascii: "\r")
+            let text = UnsafeBufferPointer(rebasing: endsWithCR ? line.dropLast() : line[...])
+            buffer.append(contentsOf: TerminalText.escaped(String(decoding: text, as: UTF8.self)).utf8)
+            if endsWithCR { buffer.append(UInt8(ascii: "\r")) }
         } else {
             buffer.append(contentsOf: line)
         }

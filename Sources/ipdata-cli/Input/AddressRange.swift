@@ -4,21 +4,27 @@ import IPData
 /// A block of addresses written on one line of `ipdata bulk`'s input: a network in CIDR notation
 /// (`8.8.8.0/29`) or a dash range (`8.8.8.1-8.8.8.6`, `2001:db8::1 - 2001:db8::ff`), looked up as
 /// each of its addresses in order. `--max-addresses` caps how many one range may hold, so that a
-/// typo (`/8` for `/28`) spends no quota.
+/// typo (`/8` for `/28`) spends no quota. A network written with host bits set (`10.0.0.1/8`) is
+/// read, but nothing of it is looked up: its problem names the network it stands for.
 struct AddressRange: Sequence {
     let first: IPAddress
     /// How many addresses: at least 1; at most 2^64 for IPv6 (more is reported as that).
     let count: UInt64
     /// The text as written, for messages.
     let text: String
+    /// For a network written with bits set after its prefix, what is wrong, naming the network.
+    private var hostBitsProblem: String?
 
     /// The range written in `text`, or nil when it is not one (a plain address is not).
     init?(_ text: String) {
         self.text = text
         if text.contains("/") {
-            guard let network = IPNetwork(text) else { return nil }
-            first = network.address
-            let hostBits = network.address.bitWidth - network.prefixLength
+            guard let (address, prefixLength) = Self.addressAndPrefix(text) else { return nil }
+            first = address.network(prefixLength: prefixLength)
+            if first != address {
+                hostBitsProblem = "\(text) has host bits set: the network is \(first.text)/\(prefixLength)"
+            }
+            let hostBits = address.bitWidth - prefixLength
             count = hostBits >= 64 ? UInt64.max : UInt64(1) << UInt64(hostBits)
             return
         }
@@ -40,8 +46,20 @@ struct AddressRange: Sequence {
         first = low
     }
 
-    /// The problem of a range over `maximum` addresses, for the record of its line.
+    /// An address, `/` and a prefix length within its bits, written as `IPNetwork` reads them,
+    /// host bits or not: nil for anything else.
+    private static func addressAndPrefix(_ text: String) -> (IPAddress, Int)? {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let address = IPAddress(parts[0]) else { return nil }
+        // `IPNetwork` holds the rule for the prefix length; it is read on the block's first address.
+        guard let network = IPNetwork("\(address.network(prefixLength: 0).text)/\(parts[1])") else { return nil }
+        return (address, network.prefixLength)
+    }
+
+    /// The problem of a range that is not looked up: a network with host bits set, or a range
+    /// over `maximum` addresses; for the record of its line.
     func problem(maximum: Int) -> String? {
+        if let hostBitsProblem { return hostBitsProblem }
         guard count > UInt64(maximum) else { return nil }
         let size = count == UInt64.max ? "more than 18 quintillion" : count.formatted
         return "\(text) holds \(size) addresses, more than --max-addresses \(maximum.formatted): nothing was looked up"
@@ -60,6 +78,20 @@ struct AddressRange: Sequence {
 }
 
 extension IPAddress {
+    /// The first address of the network of `prefixLength` bits that holds this one: its bits
+    /// after the prefix cleared (`10.0.0.1`, 8: `10.0.0.0`).
+    func network(prefixLength: Int) -> IPAddress {
+        func kept(_ word: UInt64, _ count: Int) -> UInt64 {
+            count <= 0 ? 0 : count >= 64 ? word : word & ~(UInt64.max >> UInt64(count))
+        }
+        switch self {
+        case .v4(let bits):
+            return .v4(UInt32(truncatingIfNeeded: kept(UInt64(bits) << 32, prefixLength) >> 32))
+        case .v6(let groups):
+            return .v6(Groups(high: kept(groups.high, prefixLength), low: kept(groups.low, prefixLength - 64)))
+        }
+    }
+
     /// The next address, or nil after the last of its family.
     fileprivate var successor: IPAddress? {
         switch self {

@@ -8,21 +8,32 @@ import Foundation
 /// A field that a spreadsheet would take for a formula (it starts with `=`, `+`, `-`, `@`, a tab
 /// or a carriage return) gets a `'` in front, as OWASP advises against CSV injection, unless it
 /// is a plain number such as `-33.494` (a negative latitude), which no spreadsheet runs.
+///
+/// To a file or a pipe, a value is the API's, line breaks and control characters included,
+/// quoted as RFC 4180 says, so that a CSV reader reads it back as it was. To a terminal, its
+/// control characters are written out (`\x1b`, see `TerminalText.escaped`), so that an answer
+/// cannot act on the terminal.
 final class CSVWriter: RecordWriter {
     private let columns: [String]
     private let sink: OutputSink
     private var wroteHeader = false
+    private let forTerminal: Bool
 
     /// A writer of rows with `columns` into `sink`; with `headerWritten`, the sink already holds
-    /// the header row (an output `ipdata bulk --resume` continues).
-    init(columns: [String], sink: OutputSink, headerWritten: Bool = false) {
+    /// the header row (an output `ipdata bulk --resume` continues); `forTerminal` when the sink
+    /// is a terminal.
+    init(columns: [String], sink: OutputSink, headerWritten: Bool = false, forTerminal: Bool = false) {
         self.columns = columns
         self.sink = sink
         self.wroteHeader = headerWritten
+        self.forTerminal = forTerminal
     }
 
     func write(_ record: Record) throws {
-        let row = columns.map { Self.field(record.value(at: $0)?.cellText ?? "") }
+        let row = columns.map { column in
+            let value = record.value(at: column)?.cellText ?? ""
+            return Self.field(forTerminal ? TerminalText.escaped(value) : value)
+        }
         try sink.write(header() + row.joined(separator: ",") + "\n")
     }
 
@@ -34,7 +45,7 @@ final class CSVWriter: RecordWriter {
     private func header() -> String {
         guard !wroteHeader else { return "" }
         wroteHeader = true
-        return columns.map(Self.field).joined(separator: ",") + "\n"
+        return columns.map { Self.field(forTerminal ? TerminalText.escaped($0) : $0) }.joined(separator: ",") + "\n"
     }
 
     /// One field: neutralised when a spreadsheet would run it, quoted when it must be.

@@ -39,53 +39,38 @@ struct FieldSelection: Equatable {
 
     /// The top-level names that no record of `kind` has, each once, in order: the API's fields
     /// are the keys of the library's models, and in a list `error` is one too. The API answers
-    /// such a name with nothing, so a typo would pass silently.
+    /// such a name with nothing, so a typo would pass silently (see `refuseUnknownNames`).
     func unknownNames(kind: RecordKind, shape: RecordShape) -> [String] {
         let known = Self.knownNames(kind: kind, shape: shape)
         return topLevelNames.filter { !known.contains($0) }
     }
 
-    /// Warns on standard error once for each of `unknownNames(kind:shape:)`, naming the field
-    /// meant when one is close, else every field.
-    func warnAboutUnknownNames(kind: RecordKind, shape: RecordShape, console: Console) {
-        let known = Self.knownNames(kind: kind, shape: shape)
-        for name in unknownNames(kind: kind, shape: shape) {
-            if let close = Self.closest(to: name, among: known) {
-                console.warning("--fields: unknown field \(name): did you mean \(close)?")
-            } else {
-                console.warning("--fields: unknown field \(name): the fields are \(known.joined(separator: ", "))")
-            }
+    /// Throws a usage error naming the first of `unknownNames(kind:shape:)`, and the field meant
+    /// when one is close, else every field: a typo would otherwise print records without it.
+    func refuseUnknownNames(kind: RecordKind, shape: RecordShape) throws {
+        guard let name = unknownNames(kind: kind, shape: shape).first else { return }
+        throw Self.unknownField(name, option: "--fields", known: Self.knownNames(kind: kind, shape: shape))
+    }
+
+    /// Throws a usage error unless the top-level name of the `--field` path `path` is a field of
+    /// `kind` records.
+    static func refuseUnknownField(_ path: String, kind: RecordKind) throws {
+        let name = String(path.prefix { $0 != "." })
+        let known = knownNames(kind: kind, shape: .single)
+        guard !known.contains(name) else { return }
+        throw unknownField(name, option: "--field", known: known)
+    }
+
+    private static func unknownField(_ name: String, option: String, known: [String]) -> UsageError {
+        if let close = Spelling.closest(to: name, among: known) {
+            return UsageError("\(option): unknown field \(name): did you mean \(close)?")
         }
+        return UsageError("\(option): unknown field \(name): the fields are \(known.joined(separator: ", "))")
     }
 
     private static func knownNames(kind: RecordKind, shape: RecordShape) -> [String] {
         let names = kind == .asn ? ASNDetail.fieldNames : IPResponse.fieldNames
         return shape == .list ? names + [Columns.error] : names
-    }
-
-    /// The known name nearest to `name` in edits (case aside), when it is a likely typo: at most
-    /// one edit away for short names, two for names of five letters or more.
-    private static func closest(to name: String, among known: [String]) -> String? {
-        let typed = Array(name.lowercased())
-        let limit = typed.count >= 5 ? 2 : 1
-        let scored = known.map { ($0, editDistance(typed, Array($0))) }.filter { $0.1 <= limit }
-        return scored.min { $0.1 < $1.1 }?.0
-    }
-
-    /// The edits from `a` to `b`: insertions, deletions, substitutions and swaps of two
-    /// neighbouring letters (`ctiy` is one edit from `city`).
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var (beforePrevious, previous) = ([Int](), Array(0...b.count))
-        for i in a.indices {
-            var current = [i + 1]
-            for j in b.indices {
-                var edits = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
-                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { edits = min(edits, beforePrevious[j - 1] + 1) }
-                current.append(edits)
-            }
-            (beforePrevious, previous) = (previous, current)
-        }
-        return previous[b.count]
     }
 
     /// `record` with only the selected top-level keys.

@@ -2,10 +2,14 @@ import Foundation
 
 /// Writes records as pretty JSON (one object, or an array of them) or as JSON lines.
 ///
-/// A record the API sent is written as the API sent it (`write(json:orRecord:)`): its keys in
-/// their order, its nulls, its numbers as written, fields the SDK does not model; JSON lines
-/// only lose the whitespace between tokens. Other records (errors, answers from a cache) are
-/// written with their keys sorted, so output is the same from run to run and platform to platform.
+/// A record the API sent is written from the bytes the API sent (`write(json:orRecord:)`): its
+/// keys in their order, its nulls, its numbers and strings as written, fields the SDK does not
+/// model. Only the whitespace between tokens is the writer's: none in JSON lines, two spaces a
+/// level in JSON (see `RawJSON`), whichever endpoint answered. Other records (errors, answers
+/// from a cache) are written with their keys sorted, so output is the same from run to run and
+/// platform to platform. To a terminal, the characters JSON may hold unescaped that a terminal
+/// acts on (C1 controls, bidirectional overrides) are written as `\u` escapes: the same values
+/// (see `TerminalText.escapedJSON`).
 final class JSONWriter: RecordWriter {
     enum Style {
         /// Each record as a pretty-printed object: the output of a command with one result.
@@ -18,26 +22,37 @@ final class JSONWriter: RecordWriter {
 
     private let style: Style
     private let sink: OutputSink
+    private let forTerminal: Bool
     private var count = 0
 
-    init(style: Style, sink: OutputSink) {
+    init(style: Style, sink: OutputSink, forTerminal: Bool = false) {
         self.style = style
         self.sink = sink
+        self.forTerminal = forTerminal
+    }
+
+    /// Writes `json` to the sink, made safe for a terminal when it is one.
+    private func emit(_ json: Data) throws {
+        try sink.write(forTerminal ? TerminalText.escapedJSON(json) : json)
+    }
+
+    private func emit(_ text: String) throws {
+        try emit(Data(text.utf8))
     }
 
     func write(_ record: Record) throws {
         let value = JSONValue.object(record)
         switch style {
         case .object:
-            try sink.write(value.jsonText(pretty: true) + "\n")
+            try emit(value.jsonText(pretty: true) + "\n")
         case .array:
             let element = value.jsonText(pretty: true).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             // Should the run stop from now on, the closing bracket keeps the document whole
             // (the sink writes it only after something was written).
             if count == 0 { sink.setTrailer("\n]\n") }
-            try sink.write((count == 0 ? "[\n" : ",\n") + element)
+            try emit((count == 0 ? "[\n" : ",\n") + element)
         case .lines:
-            try sink.write(value.jsonText() + "\n")
+            try emit(value.jsonText() + "\n")
         }
         count += 1
     }
@@ -47,16 +62,18 @@ final class JSONWriter: RecordWriter {
     func write(json: Data, orRecord record: () throws -> Record) throws {
         switch style {
         case .object:
-            try sink.write(json)
-            if json.last != 0x0A { try sink.write("\n") }
+            var document = RawJSON.prettyPrinted(json)
+            document.append(0x0A)
+            try emit(document)
         case .array:
             if count == 0 { sink.setTrailer("\n]\n") }
-            try sink.write(count == 0 ? "[\n" : ",\n")
-            try sink.write(json)
+            var element = Data(((count == 0 ? "[\n" : ",\n") + "  ").utf8)
+            element.append(RawJSON.prettyPrinted(json, indent: "  "))
+            try emit(element)
         case .lines:
             var line = RawJSON.compacted(json)
             line.append(0x0A)
-            try sink.write(line)
+            try emit(line)
         }
         count += 1
     }

@@ -1,12 +1,15 @@
 import Foundation
 
-/// The bytes of an answer as the API sent them, prepared for output without decoding: made one
-/// line for JSON lines, and given its address when `--fields` left it out.
+/// The bytes of an answer as the API sent them, prepared for output without decoding: made
+/// compact for JSON lines or indented for JSON, and given its address when `--fields` left it
+/// out. Keys keep their order, and strings and numbers their bytes.
 enum RawJSON {
-    /// `json` without the whitespace between its tokens, so it fits on one line (a line break
-    /// cannot occur inside a JSON string, so every one of them is such whitespace).
+    /// `json` without the whitespace between its tokens: one line, the same bytes whichever
+    /// endpoint answered (a lookup's pretty object, a bulk answer's `", "` and `": "`), so that
+    /// `grep '"is_threat":true'` finds every record. A line break cannot occur inside a JSON
+    /// string, so every one of them is such whitespace.
     static func compacted(_ json: Data) -> Data {
-        guard json.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return json }
+        guard json.contains(where: isWhitespace) else { return json }
         var out = Data()
         out.reserveCapacity(json.count)
         var inString = false
@@ -31,6 +34,65 @@ enum RawJSON {
             out.append(byte)
         }
         return out
+    }
+
+    /// `json` indented as `JSONValue.jsonText(pretty: true)` writes JSON, two spaces a level,
+    /// `"key": value`, `{}` and `[]` for empty containers; each line after the first starts with
+    /// `indent` too (an element of an array). Its tokens are the API's bytes.
+    static func prettyPrinted(_ json: Data, indent: String = "") -> Data {
+        let compact = compacted(json)
+        var out = Data()
+        out.reserveCapacity(compact.count * 2)
+        let prefix = Data(indent.utf8)
+        var level = 0
+        func newLine() {
+            out.append(0x0A)
+            out.append(prefix)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        var index = compact.startIndex
+        while index < compact.endIndex {
+            let byte = compact[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                // A string, to its closing quote, as it is.
+                var end = index + 1
+                while end < compact.endIndex, compact[end] != UInt8(ascii: "\"") {
+                    end += compact[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                end = min(end + 1, compact.endIndex)
+                out.append(compact[index..<end])
+                index = end
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                out.append(byte)
+                let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index + 1 < compact.endIndex, compact[index + 1] == close {
+                    out.append(close)
+                    index += 2
+                    continue
+                }
+                level += 1
+                newLine()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                level -= 1
+                newLine()
+                out.append(byte)
+            case UInt8(ascii: ","):
+                out.append(byte)
+                newLine()
+            case UInt8(ascii: ":"):
+                out.append(contentsOf: [byte, UInt8(ascii: " ")])
+            default:
+                out.append(byte)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The object `json` with `"ip": ip` as its first member, for a record whose fields left the

@@ -25,14 +25,17 @@ extension RecordWriter {
 /// The writer for `format`; `columns` are the CSV and table columns, `tableWidth` the columns a
 /// table is fitted to (by default the terminal's: see `Terminal.width`, standard output first,
 /// then standard error, so a table piped to a pager fits the terminal it is read in).
+/// `forTerminal` when `sink` is a terminal (see `Terminal.showsOutput(at:)`): control characters
+/// in values are then written out in CSV, and kept to JSON's escapes in JSON; a table always
+/// writes them out.
 func makeRecordWriter(
     format: OutputFormat, shape: RecordShape, columns: [String], sink: OutputSink,
-    tableWidth: Int = Terminal.width(of: [1, 2])
+    tableWidth: Int = Terminal.width(of: [1, 2]), forTerminal: Bool = false
 ) -> RecordWriter {
     switch format {
-    case .json: return JSONWriter(style: shape == .single ? .object : .array, sink: sink)
-    case .jsonl: return JSONWriter(style: .lines, sink: sink)
-    case .csv: return CSVWriter(columns: columns, sink: sink)
+    case .json: return JSONWriter(style: shape == .single ? .object : .array, sink: sink, forTerminal: forTerminal)
+    case .jsonl: return JSONWriter(style: .lines, sink: sink, forTerminal: forTerminal)
+    case .csv: return CSVWriter(columns: columns, sink: sink, forTerminal: forTerminal)
     case .table: return TableWriter(columns: columns, sink: sink, width: tableWidth)
     }
 }

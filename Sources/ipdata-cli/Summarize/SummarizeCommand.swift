@@ -13,7 +13,8 @@ import Darwin
 /// records `ipdata bulk` already wrote, which it reads without a request.
 enum SummarizeCommand {
     static let topOption = OptionSpec("top", value: "N", help: "how many of each list to show, 1 to 1000 (default 10)")
-    static let formatOption = OptionSpec("format", value: "FORMAT", help: "table or json (default: table)")
+    static let formatOption = OptionSpec(
+        "format", value: "FORMAT", choices: ["table", "json"], help: "table or json (default: table)")
 
     static let options =
         [topOption, formatOption, BulkCommand.dryRunOption]

@@ -52,8 +52,7 @@ final class CSVOutputTests: CommandLineTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         // The address goes first, before the API's own bytes.
         XCTAssertEqual(
-            run.stdout, "{\"ip\":\"8.8.8.8\",\"country_code\": \"US\"}\n{\"ip\":\"1.1.1.1\",\"country_code\": \"AU\"}\n"
-        )
+            run.stdout, "{\"ip\":\"8.8.8.8\",\"country_code\":\"US\"}\n{\"ip\":\"1.1.1.1\",\"country_code\":\"AU\"}\n")
     }
 }
 #endif

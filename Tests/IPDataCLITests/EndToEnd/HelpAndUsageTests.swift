@@ -5,6 +5,8 @@ import Foundation
 import IPData
 import XCTest
 
+@testable import ipdata_cli
+
 /// Help, the version and usage errors, run as the built binary; they need no server.
 final class HelpAndUsageTests: CommandLineTestCase {
     override class var needsServer: Bool { false }
@@ -45,6 +47,39 @@ final class HelpAndUsageTests: CommandLineTestCase {
             XCTAssertEqual(run.status, 0, arguments.joined(separator: " "))
             XCTAssertTrue(run.stdout.hasPrefix(start), run.stdout)
             XCTAssertEqual(run.stderr, "")
+        }
+    }
+
+    /// `ipdata --help` and `ipdata help` list every command, each with what it does.
+    func testTheHelpListsEveryCommand() throws {
+        for arguments in [["--help"], ["help"]] {
+            let run = try ipdata(arguments, key: .absent)
+            XCTAssertEqual(run.status, 0)
+            let listed = run.stdoutLines.drop { $0 != "commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }
+            let commands = IPDataCommand.Command.allCases.filter { $0 != .lookup }
+            XCTAssertEqual(listed.map { $0.split(separator: " ").first.map(String.init) }, commands.map(\.rawValue))
+            for (line, command) in zip(listed, commands) {
+                XCTAssertTrue(line.hasSuffix("  " + command.oneLine), line)
+            }
+        }
+    }
+
+    /// A mistyped command is a usage error naming the command meant, not a lookup of its name.
+    func testAMistypedCommandIsAUsageErrorNamingTheCommandMeant() throws {
+        let file = try makeFile("8.8.8.8\n", named: "ips.txt").path
+        let cases: [([String], String)] = [
+            (["sumarize", file], "there is no command sumarize: did you mean summarize? (see ipdata --help)"),
+            (["bulkk", file], "there is no command bulkk: did you mean bulk? (see ipdata --help)"),
+            (["--quiet", "grpe", file], "there is no command grpe: did you mean grep? (see ipdata --help)"),
+            (["enrihc", file], "there is no command enrihc: did you mean enrich? (see ipdata --help)"),
+            (["help", "sumarize"], "there is no command sumarize: did you mean summarize? (see ipdata help --help)"),
+            (["--fomat", "csv", "8.8.8.8"], "unknown option --fomat: did you mean --format? (see ipdata --help)"),
+        ]
+        for (arguments, message) in cases {
+            let run = try ipdata(arguments, key: .absent)
+            XCTAssertEqual(run.status, 2, arguments.joined(separator: " "))
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderrLines, ["ipdata: " + message])
         }
     }
 

@@ -42,10 +42,12 @@ final class QuietAndVerboseTests: CommandLineTestCase {
         XCTAssertEqual(run.stderrLines, ["ipdata: Bad Request: 10.0.0.1 is a private IP address"])
     }
 
-    func testQuietKeepsTheWarningAboutAnUnknownField() throws {
+    func testQuietKeepsTheErrorAboutAnUnknownField() throws {
         let run = try ipdata(["8.8.8.8", "-q", "-f", "ip,contry_code"] + base)
-        XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(run.stderrLines, ["ipdata: --fields: unknown field contry_code: did you mean country_code?"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: --fields: unknown field contry_code: did you mean country_code? (see ipdata --help)"])
     }
 
     func testQuietAndVerboseTogetherAreAUsageError() throws {

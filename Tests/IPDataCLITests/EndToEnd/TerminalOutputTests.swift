@@ -130,7 +130,7 @@ final class TerminalOutputTests: CommandLineTestCase {
             let lines = TerminalScreen(columns: columns, showing: output).lines
             let records = Array(lines.prefix { !$0.hasPrefix("ipdata: ") })
             XCTAssertEqual(records.count, 300, "\(columns)")
-            for (record, ip) in zip(records, ips) where record != "{\"ip\": \"\(ip)\"}" {
+            for (record, ip) in zip(records, ips) where record != "{\"ip\":\"\(ip)\"}" {
                 return XCTFail("\(columns): a record line reads \(record)")
             }
             XCTAssertTrue(lines[300].hasPrefix("ipdata: 300 records, 0 failed, 3 requests sent, "), lines[300])

@@ -17,8 +17,11 @@ final class AddressScannerTests: XCTestCase {
         bytes.withUnsafeMutableBufferPointer { buffer in
             scanner.scan(UnsafeBufferPointer(buffer)) { match in
                 let written = String(decoding: buffer[match.range], as: UTF8.self)
-                let address = written.split(separator: "/").first.flatMap { IPAddress($0) }
-                XCTAssertEqual(address?.unmappingIPv4, match.address, "the range points at \(written) in \(text)")
+                // A reverse-DNS name's range covers the name, which is not its address's text.
+                if !written.lowercased().hasSuffix(".arpa") {
+                    let address = written.split(separator: "/").first.flatMap { IPAddress($0) }
+                    XCTAssertEqual(address?.unmappingIPv4, match.address, "the range points at \(written) in \(text)")
+                }
                 found.append(match.text)
                 return match.range.upperBound
             }
@@ -84,11 +87,70 @@ final class AddressScannerTests: XCTestCase {
     func testNetworks() {
         XCTAssertEqual(matches("block 10.0.0.0/8 and 2001:db8::/32", networks: true), ["10.0.0.0/8", "2001:db8::/32"])
         XCTAssertEqual(matches("block 10.0.0.0/8 and 2001:db8::/32"), ["10.0.0.0", "2001:db8::"])
-        XCTAssertEqual(matches("10.1.2.3/24 as written", networks: true), ["10.1.2.3/24"])
+        XCTAssertEqual(matches("path /1.2.3.4/x", networks: true), ["1.2.3.4"])
+    }
+
+    /// A network written with host bits set is printed as the network it stands for, which
+    /// `ipdata bulk` reads; without `--cidrs`, as the address.
+    func testANetworkWithHostBitsSetIsItsNetwork() {
+        XCTAssertEqual(
+            matches("inet 10.1.2.3/24 and 10.0.0.1/8, 2001:db8::1/32 and 192.0.2.255/31", networks: true),
+            ["10.1.2.0/24", "10.0.0.0/8", "2001:db8::/32", "192.0.2.254/31"])
+        XCTAssertEqual(matches("inet 10.1.2.3/24", networks: false), ["10.1.2.3"])
+        XCTAssertEqual(matches("10.1.2.3/32 and 10.1.2.3/0", networks: true), ["10.1.2.3/32", "0.0.0.0/0"])
         XCTAssertEqual(
             matches("10.0.0.0/33 10.0.0.0/08 10.0.0.0/ 10.0.0.0/8x ::ffff:1.2.3.0/120", networks: true),
             ["10.0.0.0", "10.0.0.0", "10.0.0.0", "10.0.0.0", "1.2.3.0"])
-        XCTAssertEqual(matches("path /1.2.3.4/x", networks: true), ["1.2.3.4"])
+    }
+
+    /// An address that is a part of a URL's path, or its host, is found however the path goes
+    /// on; a product's version after its name is still none.
+    func testAnAddressInAURLPathIsFoundAndAVersionIsNot() {
+        let table: [(String, [String], UInt)] = [
+            ("GET https://api.ipdata.co/8.8.8.8 HTTP/1.1", ["8.8.8.8"], #line),
+            ("GET /v1/lookup/8.8.8.8/json HTTP/1.1", ["8.8.8.8"], #line),
+            ("GET /ip/2606:4700::1111/asn HTTP/2.0", ["2606:4700::1111"], #line),
+            ("http://example.com:8080/geo/1.1.1.1?fields=ip", ["1.1.1.1"], #line),
+            ("http://[2001:db8::1]:8080/whois/9.9.9.9", ["2001:db8::1", "9.9.9.9"], #line),
+            ("\"https://api.ipdata.co/v1/203.0.113.9/threat\"", ["203.0.113.9"], #line),
+            (
+                "TCP_MISS/200 812 GET http://api.ipdata.co/8.8.4.4 - HIER_DIRECT/104.18.6.233 -",
+                ["8.8.4.4", "104.18.6.233"], #line
+            ),
+            ("Mozilla/5.0 (X11) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36", [], #line),
+            ("\"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)\"", [], #line),
+            ("YaBrowser/23.9.1.0 Edg/120.0.0.0 OPR/105.0.0.0", [], #line),
+            ("ua=Chrome/119.0.0.0", [], #line),
+        ]
+        for (text, expected, line) in table {
+            XCTAssertEqual(matches(text), expected, text, line: line)
+        }
+    }
+
+    /// A reverse-DNS name is the address it names, in order, or no address at all.
+    func testAReverseDNSNameIsTheAddressItNames() {
+        let table: [(String, [String], UInt)] = [
+            ("4.3.2.1.in-addr.arpa. PTR host", ["1.2.3.4"], #line),
+            ("9.113.0.203.IN-ADDR.ARPA", ["203.0.113.9"], #line),
+            (
+                "b.a.9.8.7.6.5.0.4.0.0.0.3.0.0.0.2.0.0.0.1.0.0.0.0.0.0.0.1.2.3.4.ip6.arpa.",
+                ["4321:0:1:2:3:4:567:89ab"], #line
+            ),
+            ("2.1.in-addr.arpa is a zone, 5.4.3.2.1.in-addr.arpa no name, 256.2.1.1.in-addr.arpa", [], #line),
+            ("4.3.2.1.in-addr.arpanet 4.3.2.1.in-addr.arpa-x", [], #line),
+            ("1.0.0.0.ip6.arpa", [], #line),
+        ]
+        for (text, expected, line) in table {
+            XCTAssertEqual(matches(text), expected, text, line: line)
+        }
+    }
+
+    /// A token that goes on past what reads as an address is none, not a prefix of itself.
+    func testAnIPv6TokenThatGoesOnWithALetterIsNoAddress() {
+        XCTAssertEqual(matches("bad 2a01:4f8::g1 and 2001:db8::zz"), [])
+        XCTAssertEqual(
+            matches("ok 2a01:4f8::1 and 2001:db8::1: refused, ip:1.2.3.4:http"),
+            ["2a01:4f8::1", "2001:db8::1", "1.2.3.4"])
     }
 
     func testTheScanGoesOnWhereTheCallerSays() {

@@ -33,10 +33,25 @@ final class AddressRangeTests: XCTestCase {
             if let addresses { XCTAssertEqual(range.map(Array.init), addresses, text, line: line) }
         }
         let notRanges = [
-            "8.8.8.8", "8.8.8.9-8.8.8.8", "8.8.8.1-2001:db8::1", "8.8.8.5/29", "8.8.8.0/33", "1-2", "8.8.8.0/",
+            "8.8.8.8", "8.8.8.9-8.8.8.8", "8.8.8.1-2001:db8::1", "8.8.8.0/33", "8.8.8.0/08", "1-2", "8.8.8.0/",
             "a-b", "8.8.8.1-8.8.8.2-8.8.8.3", "",
         ]
         for text in notRanges { XCTAssertNil(AddressRange(text), text) }
+    }
+
+    /// A network written with host bits set is read, and its problem names the network meant;
+    /// nothing of it is looked up, whatever its size.
+    func testANetworkWithHostBitsSetNamesTheNetwork() {
+        let cases = [
+            ("10.0.0.1/8", "10.0.0.0/8"), ("8.8.8.5/29", "8.8.8.0/29"), ("2001:db8::1/32", "2001:db8::/32"),
+            ("192.0.2.255/31", "192.0.2.254/31"), ("0.0.0.1/0", "0.0.0.0/0"),
+        ]
+        for (written, network) in cases {
+            XCTAssertEqual(
+                AddressRange(written)?.problem(maximum: 1_000_000),
+                "\(written) has host bits set: the network is \(network)", written)
+        }
+        XCTAssertNil(AddressRange("8.8.8.0/29")?.problem(maximum: 256))
     }
 
     func testTheCapNamesTheRangeAndItsSize() {

@@ -13,8 +13,34 @@ final class RawJSONTests: XCTestCase {
     func testCompactingRemovesOnlyTheWhitespaceBetweenTokens() {
         let json = Data("{\n\t\"city\": \"San Francisco\",\n  \"q\": \"a \\\" b\\n\",\r\n  \"n\": [1, 2]\n}".utf8)
         XCTAssertEqual(text(RawJSON.compacted(json)), #"{"city":"San Francisco","q":"a \" b\n","n":[1,2]}"#)
-        let oneLine = Data(#"{"ip": "8.8.8.8"}"#.utf8)
-        XCTAssertEqual(RawJSON.compacted(oneLine), oneLine, "a line is left as the API wrote it")
+        // A bulk answer's element is one line with spaces: it is compacted too, its strings kept.
+        let oneLine = Data(#"{"ip": "8.8.8.8", "org": "A, B: \"C\"", "n": 1.50}"#.utf8)
+        XCTAssertEqual(text(RawJSON.compacted(oneLine)), #"{"ip":"8.8.8.8","org":"A, B: \"C\"","n":1.50}"#)
+        let compact = Data(#"{"ip":"8.8.8.8"}"#.utf8)
+        XCTAssertEqual(RawJSON.compacted(compact), compact)
+    }
+
+    func testPrettyPrintingIndentsTwoSpacesALevelAndKeepsTheTokens() {
+        let json = Data(#"{"ip": "8.8.8.8","a":[],"b":{ },"c":[1,{"d":"x, y: {z}"}],"e":-1.50e3}"#.utf8)
+        XCTAssertEqual(
+            text(RawJSON.prettyPrinted(json)),
+            """
+            {
+              "ip": "8.8.8.8",
+              "a": [],
+              "b": {},
+              "c": [
+                1,
+                {
+                  "d": "x, y: {z}"
+                }
+              ],
+              "e": -1.50e3
+            }
+            """)
+        XCTAssertEqual(
+            text(RawJSON.prettyPrinted(Data(#"{"a":[1]}"#.utf8), indent: "  ")), "{\n    \"a\": [\n      1\n    ]\n  }")
+        XCTAssertEqual(text(RawJSON.prettyPrinted(Data("[]".utf8))), "[]")
     }
 
     func testTheAddressIsAddedAsTheFirstMember() {
