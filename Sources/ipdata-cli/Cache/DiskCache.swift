@@ -386,9 +386,9 @@ final class DiskCache: Sendable {
         return info
     }
 
-    /// How long the entry at `path` answers some lookup: `ttl`, unless it holds the answer of a
-    /// lookup of some fields that names `threat` (`threatTTL`: it answers only that lookup); a
-    /// full answer serves lookups without threat for `ttl`. Nil for a file that is no entry.
+    /// How long the entry at `path` answers some lookup: `threatTTL` when it is the answer of
+    /// fields that name `threat` (only that lookup reads it), else `ttl` (a full answer serves
+    /// lookups without threat data that long). Nil for a file that is no entry.
     private func longestLifetime(ofEntryAt path: String) -> TimeInterval? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }

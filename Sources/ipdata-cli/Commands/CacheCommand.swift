@@ -73,16 +73,16 @@ enum CacheCommand {
         return lines.map { $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
+    /// `1.9 MB (1949696 bytes)`.
     private static func byteText(_ bytes: Int) -> String {
-        if bytes < 1_000 { return "\(bytes) bytes" }
-        if bytes < 1_000_000 { return String(format: "%.1f kB (%d bytes)", Double(bytes) / 1e3, bytes) }
-        return String(format: "%.1f MB (%d bytes)", Double(bytes) / 1e6, bytes)
+        bytes < 1_000 ? "\(bytes) bytes" : shortByteText(bytes) + " (\(bytes) bytes)"
     }
 
+    /// `1.9 MB`.
     private static func shortByteText(_ bytes: Int) -> String {
         if bytes < 1_000 { return "\(bytes) bytes" }
-        return String(
-            format: bytes < 1_000_000 ? "%.1f kB" : "%.1f MB", Double(bytes) / (bytes < 1_000_000 ? 1e3 : 1e6))
+        if bytes < 1_000_000 { return String(format: "%.1f kB", Double(bytes) / 1e3) }
+        return String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     private static func timeText(_ date: Date) -> String {

@@ -167,7 +167,10 @@ final class RetryOptionsTests: CommandLineTestCase {
     }
 
     func testBadRetryAndTimeoutValuesAreUsageErrors() throws {
-        for arguments in [["--retries", "-1"], ["--retries", "11"], ["--timeout", "0"], ["--timeout", "2.5"]] {
+        for arguments in [
+            ["--retries", "-1"], ["--retries", "11"], ["--timeout", "0"], ["--timeout", "2.5"],
+            ["--resend-bulk", "--retries", "0"],
+        ] {
             let run = try ipdata(["8.8.8.8"] + arguments + base)
             XCTAssertEqual(run.status, 2, "\(arguments)")
             XCTAssertTrue(run.stderr.contains(arguments[0]), run.stderr)
