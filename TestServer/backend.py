@@ -309,6 +309,32 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return "/" + "/".join(segs[4:])
 
+    # --- a reset after the body was read (path prefix /reset-after-body/COUNT/TOKEN/) ---------
+
+    reset_counts = {}
+    reset_lock = threading.Lock()
+
+    def _reset_after_body(self, path, rec):
+        """The first COUNT requests with TOKEN are read, body included, and then get no answer:
+        the connection is reset (RST). Later ones are answered for the rest of the path. Returns
+        that rest, or None when this request was reset."""
+        segs = path.split("/")
+        count, token = int(segs[2]), segs[3]
+        with self.reset_lock:
+            seen = self.reset_counts.get(token, 0) + 1
+            self.reset_counts[token] = seen
+        rec["reset_after_body"] = "%s/%s" % (seen, count)
+        if seen > count:
+            return "/" + "/".join(segs[4:])
+        rec["dropped"] = True
+        self.close_connection = True
+        # SO_LINGER {on, 0}: the last close sends RST instead of FIN; the reader holds the socket
+        # open too, so it is closed first.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.rfile.close()
+        self.connection.close()
+        return None
+
     # --- servers that misbehave on purpose (path prefix /hostile/KIND/) ------------------------
 
     HOSTILE_SECONDS = 30.0  # no hostile answer lasts longer, whatever the client does
@@ -493,6 +519,10 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if path.startswith("/flaky/"):
                 path = self._flaky(path, rec)
+                if path is None:
+                    return
+            if path.startswith("/reset-after-body/"):
+                path = self._reset_after_body(path, rec)
                 if path is None:
                     return
             if path.startswith("/quota-after/"):

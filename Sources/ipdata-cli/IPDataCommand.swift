@@ -23,6 +23,9 @@ enum ExitStatus: Int32 {
     case quotaExhausted = 4
     /// The API could not be reached, or did not answer, for at least one lookup.
     case networkFailed = 5
+    /// The API limited the rate (429) of at least one lookup, which failed for it even after
+    /// the retries.
+    case rateLimited = 6
     /// Ctrl-C (SIGINT) or SIGTERM ended the run: 128 plus the signal's number, as shells do.
     case interrupted = 130
     case terminated = 143
@@ -37,7 +40,8 @@ enum ExitStatus: Int32 {
         case .success: return 0
         case .lookupFailed: return 1
         case .networkFailed: return 2
-        case .usage, .keyRefused, .quotaExhausted, .interrupted, .terminated: return 3
+        case .rateLimited: return 3
+        case .usage, .keyRefused, .quotaExhausted, .interrupted, .terminated: return 4
         }
     }
 
@@ -45,7 +49,8 @@ enum ExitStatus: Int32 {
     static let helpText = """
         Exit status: 0 every lookup succeeded; 1 some addresses failed, the others were written;
         2 usage or configuration error; 3 the API key was refused; 4 the quota is exhausted or the
-        plan does not allow the call; 5 network failure; 130 interrupted.
+        plan does not allow the call; 5 network failure; 6 the API limited the rate (429) and
+        lookups failed for it after the retries; 130 interrupted.
         """
 }
 
@@ -71,6 +76,10 @@ enum IPDataCommand {
         let console = Console(parsed: invocation.parsed, environment: environment)
         let signals = Interruption.install()
         var status = await run(invocation, environment: environment, console: console)
+        // Kept by --quiet when lookups failed for it; a note when the retries got through.
+        if let limited = RequestTally.run.rateLimitText {
+            if status == .rateLimited { console.error(limited) } else { console.note(limited) }
+        }
         // The output file replaces the old one only when the command got through its input.
         if let problem = OutputSink.current?.finish() {
             console.error(problem)

@@ -1,11 +1,11 @@
 import Foundation
 import IPData
 
-/// What a lookup stream reports through `LookupStreamOptions.onEvent`, from any thread: how many
-/// requests went out, and whether the plan refused bulk requests.
+/// What a lookup stream reports through `LookupStreamOptions.onEvent`, from any thread: whether
+/// the plan refused bulk requests. (The requests are counted by `RequestTally`, which sees every
+/// attempt; the stream reports each call once, however many times it was sent.)
 final class StreamEvents: Sendable {
     private struct Counts {
-        var requests = 0
         var switched = false
         var switchReported = false
     }
@@ -29,7 +29,6 @@ final class StreamEvents: Sendable {
         let announces = counts.withLock { counts -> Bool in
             switch event {
             case .requestSent:
-                counts.requests += 1
                 return false
             case .switchedToSingleLookups:
                 counts.switched = true
@@ -46,11 +45,6 @@ final class StreamEvents: Sendable {
         FileHandle.standardError.write(Data((clear + "ipdata: " + text + "\n").utf8))
     }
 
-    /// The requests sent so far: bulk requests, and single lookups after a switch.
-    var requestsSent: Int {
-        counts.withLock { $0.requests }
-    }
-
     /// True the first time it is asked after the stream switched to single lookups, then false.
     func takeSwitchToSingleLookups() -> Bool {
         counts.withLock { counts in
@@ -63,7 +57,8 @@ final class StreamEvents: Sendable {
 
 /// The progress of a lookup of many addresses, on standard error: a bar redrawn in place while it
 /// runs (only when standard error is a terminal and `--no-progress` is not given), and a one-line
-/// summary at the end (records, failures, requests sent, time elapsed).
+/// summary at the end (records, failures, requests sent, time elapsed). The requests are those
+/// `requests` counted: every attempt that may have reached the server, retries included.
 ///
 /// The bar is fitted to the terminal's width (`Terminal.width`, asked at each redraw, so a
 /// resized window is followed) and never reaches its last column, so it never wraps. When the
@@ -79,6 +74,8 @@ final class Progress {
 
     /// How many answers came from the disk cache so far, when the run reads it.
     var cacheHits: (() -> Int)?
+    /// The requests the run's client sent.
+    let requests: RequestTally
 
     private let console: Console
     private let showsBar: Bool
@@ -90,10 +87,12 @@ final class Progress {
     /// - Parameters:
     ///   - showsBar: Draw the bar; see `shouldShowBar(noProgress:)`.
     ///   - total: How many addresses there are, when known; the bar then shows a percentage.
-    init(console: Console, showsBar: Bool, total: Int? = nil) {
+    ///   - requests: What counts the requests (the process's run by default).
+    init(console: Console, showsBar: Bool, total: Int? = nil, requests: RequestTally = .run) {
         self.console = console
         self.showsBar = showsBar
         self.total = total
+        self.requests = requests
     }
 
     /// Whether the bar is drawn: standard error is a terminal and `--no-progress` was not given.
@@ -123,7 +122,7 @@ final class Progress {
         lastDrawn = now
         console.showStatus(
             Self.barText(
-                records: records, total: total, requests: events.requestsSent, elapsed: now - start,
+                records: records, total: total, requests: requests.sent, elapsed: now - start,
                 width: Terminal.width(of: [2], columnsVariable: columnsVariable)))
     }
 
@@ -139,7 +138,7 @@ final class Progress {
         console.clearStatus()
         console.note(
             Self.summaryText(
-                records: records, failures: failures, notAttempted: notAttempted, requests: events.requestsSent,
+                records: records, failures: failures, notAttempted: notAttempted, requests: requests.sent,
                 cached: cacheHits?() ?? 0, elapsed: ProcessInfo.processInfo.systemUptime - start))
     }
 

@@ -58,7 +58,7 @@ final class ProgressTests: XCTestCase {
             "1 record, 0 failed, 1 request sent, 0.0 s elapsed")
     }
 
-    func testEventsCountRequestsAndAnnounceTheSwitchOnceAtOnce() {
+    func testEventsAnnounceTheSwitchOnceAtOnce() {
         let announced = Locked<[String]>([])
         let events = StreamEvents(announce: { text in announced.withLock { $0.append(text) } })
         XCTAssertFalse(events.takeSwitchToSingleLookups())
@@ -68,17 +68,55 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(announced.withLock { $0 }, [StreamEvents.switchNotice])
         events.record(.requestSent(addresses: 1))
         events.record(.switchedToSingleLookups)
-        XCTAssertEqual(events.requestsSent, 2)
         XCTAssertEqual(announced.withLock { $0 }.count, 1, "once")
         XCTAssertFalse(events.takeSwitchToSingleLookups(), "already said: the progress does not say it again")
     }
 
-    func testEventsFromManyThreadsAreAllCounted() async {
-        let events = StreamEvents()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<1_000 { group.addTask { events.record(.requestSent(addresses: 1)) } }
+    private func request(status: Int?, failure: URLError.Code? = nil, retryAfter: String? = nil) -> SentRequest {
+        var request = SentRequest(
+            method: "POST", url: URL(string: "https://api.ipdata.co/bulk?api-key=REDACTED")!, statusCode: status,
+            failure: failure.map { .networkError(URLError($0)) }, duration: 0.01)
+        request.retryAfter = retryAfter
+        request.mayHaveReachedTheServer = failure != .cannotConnectToHost
+        return request
+    }
+
+    func testTheTallyCountsEveryAttemptThatMayHaveReachedTheServer() {
+        let tally = RequestTally()
+        for request in [
+            request(status: 502), request(status: 200), request(status: nil, failure: .networkConnectionLost),
+            request(status: nil, failure: .cannotConnectToHost),
+        ] {
+            tally.record(request)
         }
-        XCTAssertEqual(events.requestsSent, 1_000)
+        XCTAssertEqual(tally.sent, 3, "a refused connection sent nothing")
+        XCTAssertNil(tally.rateLimitText, "no 429: nothing to say")
+    }
+
+    func testTheTallySaysHowManyAnswersWere429AndTheLastRetryAfter() {
+        let tally = RequestTally()
+        tally.record(request(status: 429, retryAfter: "30"))
+        XCTAssertEqual(
+            tally.rateLimitText,
+            "the API limited the rate: 1 answer was 429 Too Many Requests (the last said Retry-After: 30)")
+        tally.record(request(status: 429, retryAfter: "2"))
+        tally.record(request(status: 429))
+        XCTAssertEqual(tally.rateLimited, 3)
+        XCTAssertEqual(
+            tally.rateLimitText,
+            "the API limited the rate: 3 answers were 429 Too Many Requests (the last said Retry-After: 2)")
+        let plain = RequestTally()
+        plain.record(request(status: 429))
+        XCTAssertEqual(plain.rateLimitText, "the API limited the rate: 1 answer was 429 Too Many Requests")
+    }
+
+    func testRequestsFromManyThreadsAreAllCounted() async {
+        let tally = RequestTally()
+        let sent = request(status: 200)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<1_000 { group.addTask { tally.record(sent) } }
+        }
+        XCTAssertEqual(tally.sent, 1_000)
     }
 }
 #endif

@@ -7,7 +7,8 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// The one retry the client makes: `POST /bulk` after `URLError.networkConnectionLost`.
+/// `POST /bulk` through URLSession: billed once answered, so never resent after a failure after
+/// which the server may have read it, unless the retry policy asks for it.
 final class BulkRetryTests: MockedClientTestCase {
     private func failFirst(_ code: URLError.Code, times: Int, thenAnswer body: Data) {
         MockURLProtocol.stub { _, attempt in
@@ -15,23 +16,30 @@ final class BulkRetryTests: MockedClientTestCase {
         }
     }
 
-    func testBulkIsResentOnceAfterALostConnection() async throws {
+    /// 1.0.2 resent it once, whatever the policy: the pinned behaviour was the defect (the
+    /// server may have read the request before the connection was lost).
+    func testBulkIsNotResentAfterALostConnection() async throws {
         failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
+        let error = await capturedError { try await self.client.bulkLookup(["8.8.8.8", "1.1.1.1"]) }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail("expected networkError(URLError), got \(String(describing: error))")
+        }
+        XCTAssertEqual(underlying.code, .networkConnectionLost)
+        XCTAssertEqual(sent.count, 1)
+    }
+
+    func testBulkIsResentAfterALostConnectionWhenThePolicyAsks() async throws {
+        failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
+        var policy = RetryPolicy(maximumAttempts: 2, initialDelay: 0)
+        policy.resendsBulkRequestsTheServerMayHaveRead = true
+        let client = IPDataClient(
+            apiKey: Self.apiKey,
+            configuration: .init(connection: .session(MockURLProtocol.makeSession()), retryPolicy: policy))
         let results = try await client.bulkLookup(["8.8.8.8", "1.1.1.1"])
         XCTAssertEqual(results.map(\.ip), ["8.8.8.8", "1.1.1.1"])
         XCTAssertEqual(sent.count, 2)
         XCTAssertEqual(sent[0].body, sent[1].body, "the retry carries the same body")
         XCTAssertEqual(sent[0].url, sent[1].url)
-    }
-
-    func testBulkIsResentOnlyOnce() async throws {
-        failFirst(.networkConnectionLost, times: 2, thenAnswer: try Fixture.data(Fixture.bulkPair))
-        let error = await capturedError { try await self.client.bulkLookup(["8.8.8.8"]) }
-        guard case .networkError(let underlying as URLError)? = error else {
-            return XCTFail("expected networkError(URLError), got \(String(describing: error))")
-        }
-        XCTAssertEqual(underlying.code, .networkConnectionLost)
-        XCTAssertEqual(sent.count, 2)
     }
 
     func testBulkIsNotResentAfterOtherNetworkErrors() async throws {

@@ -260,8 +260,9 @@ public final class IPDataClient: Sendable {
     /// private one, say) does not fail the call: its result carries the address in `ip` and the
     /// API's reason in `message`. A string that is not an IP address gets such a result at once
     /// and is not sent. An empty list or more than 100 addresses throws `badRequest` without
-    /// sending anything. If a pooled connection turns out to be dead before any answer arrives
-    /// (`URLError.networkConnectionLost`), the request is sent once more on a fresh connection.
+    /// sending anything. The API bills the addresses of a request it answered: the client's
+    /// `retryPolicy` sends one again only when it cannot have reached the server, unless it has
+    /// `RetryPolicy.resendsBulkRequestsTheServerMayHaveRead`.
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
         try await bulkLookup(ips, fields: fields, willSend: nil)
     }
@@ -384,7 +385,6 @@ public final class IPDataClient: Sendable {
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
         let start = clock.now()
         var attempt = 0
-        var resentOverDeadConnection = false
         while true {
             attempt += 1
             do {
@@ -415,12 +415,6 @@ public final class IPDataClient: Sendable {
                 guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
                 try await pause(wait)
             } catch let error as URLError {
-                // A stale pooled connection under a bulk request: resent once at once, whatever the policy.
-                if isBulk, error.code == .networkConnectionLost, !resentOverDeadConnection {
-                    resentOverDeadConnection = true
-                    attempt -= 1
-                    continue
-                }
                 guard
                     let wait = retryPolicy.delay(
                         after: .failed(error), attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
@@ -469,12 +463,16 @@ public final class IPDataClient: Sendable {
             onRequestEnd(sentRequest(request, status: nil, failure: failure, since: start))
             throw error
         }
-        let status: Int?
+        var status: Int?
+        var retryAfter: String?
         switch answer {
         case .success(let code, _): status = code
-        case .response(_, let response): status = (response as? HTTPURLResponse)?.statusCode
+        case .response(_, let response):
+            let http = response as? HTTPURLResponse
+            status = http?.statusCode
+            retryAfter = http?.value(forHTTPHeaderField: "Retry-After")
         }
-        onRequestEnd(sentRequest(request, status: status, failure: nil, since: start))
+        onRequestEnd(sentRequest(request, status: status, failure: nil, since: start, retryAfter: retryAfter))
         return answer
     }
 
@@ -496,13 +494,21 @@ public final class IPDataClient: Sendable {
     }
 
     /// What `onRequestEnd` is told of `request`, which went out at `start`.
-    private func sentRequest(_ request: URLRequest, status: Int?, failure: IPDataError?, since start: TimeInterval)
-        -> SentRequest
-    {
+    private func sentRequest(
+        _ request: URLRequest, status: Int?, failure: IPDataError?, since start: TimeInterval,
+        retryAfter: String? = nil
+    ) -> SentRequest {
         let url = request.url.map { redaction.redact($0) } ?? baseURL
-        return SentRequest(
+        var reachedServer = true
+        if case .networkError(let error as URLError)? = failure {
+            reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
+        }
+        var sent = SentRequest(
             method: request.httpMethod ?? "GET", url: url, statusCode: status, failure: failure,
             duration: max(0, clock.now() - start))
+        sent.retryAfter = retryAfter
+        sent.mayHaveReachedTheServer = reachedServer
+        return sent
     }
 
     /// A transport of the caller's, held to the deadline and the largest answer: the call is

@@ -6,16 +6,21 @@ import FoundationNetworking
 
 /// When an `IPDataClient` sends a request again, and how long it waits first.
 ///
-/// Whatever the policy, a bulk request (`POST /bulk`) whose pooled connection turns out to be
-/// dead before any answer arrives (`URLError.networkConnectionLost`) is sent once more at once:
-/// that is a stale connection, not a failure. The default policy, `.default`, retries nothing
-/// else, as the SDK always has. Choose `.recommended`, or a policy of your own, to also retry:
+/// The default policy, `.default`, retries nothing. Choose `.recommended`, or a policy of your
+/// own, to retry:
 ///
-/// - a 429 or a 5xx answer, after the wait its `Retry-After` header asks for (seconds or an
-///   HTTP date), else after an exponential backoff with full jitter;
+/// - a 429 answer (the API refused the request for the rate, without acting on it), and a 5xx
+///   answer of a lookup, after the wait its `Retry-After` header asks for (seconds or an HTTP
+///   date), else after an exponential backoff with full jitter;
 /// - a request that got no answer at all: a lookup (`GET`) after any connection-level failure,
-///   a bulk request only when the request cannot have reached the server (no connection could be
-///   made), since the API bills the addresses of a request it answered.
+///   a bulk request only when it cannot have reached the server (no connection could be made).
+///
+/// The API bills the addresses of a bulk request (`POST /bulk`) once it has answered it, so a
+/// bulk request is not sent again after a failure after which the server may have read it: a
+/// 5xx answer (a gateway's 502 may come after the API answered), or a connection lost or timed
+/// out after the request left. Such a failure is thrown at once, unless
+/// `resendsBulkRequestsTheServerMayHaveRead` asks for those resends too (each may cost the
+/// request's addresses again).
 ///
 /// When a policy retries rate limits, a 429 also holds back every other call of the same client
 /// for the wait it asked for (`Retry-After`, else the backoff's, at most `maximumDelay`): a client
@@ -41,6 +46,14 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesRateLimitsAndServerErrors: Bool
     /// Retry a request that got no answer (see the type's description for bulk requests).
     public var retriesConnectionFailures: Bool
+    /// Also send a bulk request again after a failure after which the server may have read it
+    /// (a 5xx answer; a connection lost, reset or timed out once the request had left), as a
+    /// lookup is, within the same attempts and budget. False by default, in every policy: the API
+    /// bills a bulk request it answered, and one whose answer was lost on the way back would be
+    /// paid for again. Set it on a policy (`var policy = RetryPolicy.recommended`, then
+    /// `policy.resendsBulkRequestsTheServerMayHaveRead = true`) when a bulk request that fails
+    /// costs you more than one paid twice.
+    public var resendsBulkRequestsTheServerMayHaveRead = false
 
     /// A policy; every parameter is described with its property.
     public init(
@@ -56,13 +69,13 @@ public struct RetryPolicy: Sendable, Equatable {
         self.retriesConnectionFailures = retriesConnectionFailures
     }
 
-    /// Retries nothing but the resend of a bulk request over a dead pooled connection: what the
-    /// client has always done, and what it does unless told otherwise.
+    /// Retries nothing: what the client does unless told otherwise.
     public static let `default` = RetryPolicy(
         maximumAttempts: 1, retriesRateLimitsAndServerErrors: false, retriesConnectionFailures: false)
 
     /// Up to 4 requests per call, waits from 0.5 s doubling to at most 8 s, within 30 s:
-    /// rate limits, server errors and connection failures.
+    /// rate limits, server errors and connection failures (of a bulk request, only those after
+    /// which the server cannot have read it: see the type's description).
     public static let recommended = RetryPolicy(maximumAttempts: 4)
 }
 
@@ -90,10 +103,13 @@ extension RetryPolicy {
         let requested: TimeInterval?
         switch outcome {
         case .answered(let status, let retryAfter):
-            guard retriesRateLimitsAndServerErrors, status == 429 || (500...599).contains(status) else { return nil }
+            // A 429 was not acted on; a bulk request's 5xx may come after the API answered it.
+            let serverError = (500...599).contains(status) && (!isBulk || resendsBulkRequestsTheServerMayHaveRead)
+            guard retriesRateLimitsAndServerErrors, status == 429 || serverError else { return nil }
             requested = retryAfter
         case .failed(let error):
-            guard retriesConnectionFailures, Self.mayRetry(error, isBulk: isBulk) else { return nil }
+            let onlyIfNotSent = isBulk && !resendsBulkRequestsTheServerMayHaveRead
+            guard retriesConnectionFailures, Self.mayRetry(error, onlyIfNotSent: onlyIfNotSent) else { return nil }
             requested = nil
         }
         let wait: TimeInterval
@@ -108,17 +124,33 @@ extension RetryPolicy {
     }
 
     /// Failures after which the request cannot have reached the server. Not
-    /// `networkConnectionLost`: Apple platforms report it when a connection dies after the server
-    /// has read the request (a stale pooled connection under a bulk request is resent once anyway).
+    /// `networkConnectionLost`: URLSession reports it when a connection is reset after the server
+    /// read the whole request (measured on Linux over plain http), and AsyncHTTPClient when the
+    /// server reset a reused connection after reading it.
     private static let notSent: Set<URLError.Code> = [
         .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
     ]
+    /// Failures before any HTTP request could leave: `notSent`, and a TLS handshake that failed.
+    /// (On Linux libcurl reports a failed handshake as `.unknown`, which is not among them.)
+    private static let neverLeft: Set<URLError.Code> = notSent.union([
+        .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+        .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+        .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection,
+    ])
     /// Failures of a lookup (`GET`) worth another try: the above, and an answer that never came.
     private static let transient: Set<URLError.Code> = notSent.union([
         .networkConnectionLost, .timedOut, .unknown, .badServerResponse,
     ])
 
-    static func mayRetry(_ error: URLError, isBulk: Bool) -> Bool {
-        isBulk ? notSent.contains(error.code) : transient.contains(error.code)
+    /// Whether a request that failed with `error` is worth another try; with `onlyIfNotSent`
+    /// (a bulk request), only when it cannot have reached the server.
+    static func mayRetry(_ error: URLError, onlyIfNotSent: Bool) -> Bool {
+        onlyIfNotSent ? notSent.contains(error.code) : transient.contains(error.code)
+    }
+
+    /// Whether a request that failed with `error` may have reached the server: false when no
+    /// connection could be made or its TLS handshake failed.
+    static func mayHaveReachedTheServer(_ error: URLError) -> Bool {
+        !neverLeft.contains(error.code)
     }
 }

@@ -14,6 +14,11 @@ package struct SentRequest: Sendable {
     /// The seconds from sending the request to the end of its answer or failure; the wait for a
     /// free request slot is not counted.
     package let duration: TimeInterval
+    /// The answer's `Retry-After` header as it came (seconds or an HTTP date), if it had one.
+    package var retryAfter: String?
+    /// Whether the request may have reached the server: false when it failed before any could
+    /// (no connection, a failed TLS handshake). Counted as sent otherwise, a cancelled one too.
+    package var mayHaveReachedTheServer = true
 
     package init(method: String, url: URL, statusCode: Int?, failure: IPDataError?, duration: TimeInterval) {
         self.method = method

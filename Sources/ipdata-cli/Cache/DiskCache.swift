@@ -22,11 +22,14 @@ import Darwin
 /// temporary file, removed later. A file that is not a whole entry (cut short, another format,
 /// another key) is a miss, and is removed.
 ///
-/// An entry is fresh for `ttl` (24 hours), or `threatTTL` (15 minutes) when it holds threat data,
-/// which the API refreshes about every 15 minutes (`LookupCacheKey.includesThreat`). The cache
-/// holds about `maxEntries` entries: each folder at most its 256th part; when a write finds its
-/// folder over that, the oldest entries of the folder go. Files that vanish under it (another
-/// process evicting or clearing) are skipped.
+/// A lookup is answered from an entry for `ttl` (24 hours), or for `threatTTL` (15 minutes) when it
+/// asks for threat data (all fields, or `threat` among them), which the API refreshes about every
+/// 15 minutes (`LookupCacheKey.includesThreat`). An entry of the address's full answer (all
+/// fields) also answers a lookup of any set of top-level fields, with those members of it (see
+/// `AnswerSubset`), on the same terms: so its fields other than `threat` serve for 24 hours, and
+/// its threat data for 15 minutes. The cache holds about `maxEntries` entries: each folder at most
+/// its 256th part; when a write finds its folder over that, the oldest entries of the folder go.
+/// Files that vanish under it (another process evicting or clearing) are skipped.
 ///
 /// The folder is created with mode 0700 and the files with 0600: they say what the user looked up.
 final class DiskCache: Sendable {
@@ -116,15 +119,26 @@ final class DiskCache: Sendable {
         folder(of: key.fileName) + "/" + key.fileName
     }
 
-    /// How long `key`'s entry stays fresh.
+    /// How old an entry may be to answer a lookup of `key`: `threatTTL` when the lookup asks for
+    /// threat data, else `ttl`.
     func lifetime(of key: CacheEntryKey) -> TimeInterval {
         key.lookup.includesThreat ? threatTTL : ttl
     }
 
     // MARK: Reading
 
-    /// The API's JSON kept for `key`, when its entry is there, whole and fresh.
+    /// The API's JSON for a lookup of `key`: its own entry, when it is there, whole and fresh,
+    /// else for a lookup of some fields, those members of the address's full answer, when that
+    /// entry is (both as fresh as the lookup's `lifetime(of:)`).
     func entry(for key: CacheEntryKey) -> Data? {
+        let lifetime = lifetime(of: key)
+        if let json = storedEntry(for: key, lifetime: lifetime) { return json }
+        guard let full = key.fullAnswer, let json = storedEntry(for: full, lifetime: lifetime) else { return nil }
+        return AnswerSubset.members(of: json, named: Set(key.lookup.fields))
+    }
+
+    /// The JSON of `key`'s own entry, when it is there, whole, and younger than `lifetime`.
+    private func storedEntry(for key: CacheEntryKey, lifetime: TimeInterval) -> Data? {
         let path = path(of: key)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -133,7 +147,7 @@ final class DiskCache: Sendable {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let age = now().timeIntervalSince1970 - Self.modificationTime(status)
         // An entry from the future (a clock set back) is not trusted beyond its lifetime either.
-        guard age < lifetime(of: key), age > -lifetime(of: key) else { return nil }
+        guard age < lifetime, age > -lifetime else { return nil }
         let size = Int(status.st_size)
         guard size > 0, size <= Self.largestEntry, let bytes = Self.readAll(descriptor, size: size),
             let json = Self.entryJSON(bytes, key: key.lookup.description)
@@ -324,33 +338,77 @@ final class DiskCache: Sendable {
 
     /// What `ipdata cache info` shows.
     struct Info: Equatable {
+        /// The entries, and how many of them answer some lookup now (by the lifetimes of the
+        /// type's description) and how many none.
         var entries = 0
+        var live = 0
+        var expired = 0
+        /// The bytes of the entries' files.
         var bytes = 0
-        var fresh = 0
+        /// The space the cache takes on disk, as `du` counts it: the blocks allocated to its
+        /// folders and to every file in them (`st_blocks` × 512), temporary files included.
+        var diskBytes = 0
         var oldest: Date?
         var newest: Date?
     }
 
-    /// Counts the entries: how many, their bytes, how many are still fresh for a lookup of all
-    /// fields' lifetime (the longer), the oldest and newest.
+    /// Counts what the cache holds: its entries, live and expired (which a lookup no longer
+    /// reads), their bytes and the space on disk, the oldest and newest. Reads the start of
+    /// each entry's file, which names its fields.
     func info() -> Info {
         var info = Info()
         let now = now().timeIntervalSince1970
+        var status = stat()
+        if lstat(directory, &status) == 0 { info.diskBytes += Self.allocatedBytes(status) }
         for folder in folders() {
+            if lstat(folder, &status) == 0 { info.diskBytes += Self.allocatedBytes(status) }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names where Self.isEntryName(name) {
-                var status = stat()
-                guard stat(folder + "/" + name, &status) == 0 else { continue }
+            for name in names {
+                let path = folder + "/" + name
+                guard lstat(path, &status) == 0 else { continue }
+                info.diskBytes += Self.allocatedBytes(status)
+                guard Self.isEntryName(name), (status.st_mode & S_IFMT) == S_IFREG else { continue }
                 let time = Self.modificationTime(status)
                 info.entries += 1
                 info.bytes += Int(status.st_size)
-                if now - time < ttl { info.fresh += 1 }
+                // As `entry(for:)` reads it: live while some lookup would still take it.
+                let lifetime = longestLifetime(ofEntryAt: path)
+                if let lifetime, now - time < lifetime, now - time > -lifetime {
+                    info.live += 1
+                } else {
+                    info.expired += 1
+                }
                 let date = Date(timeIntervalSince1970: time)
                 if info.oldest.map({ date < $0 }) ?? true { info.oldest = date }
                 if info.newest.map({ date > $0 }) ?? true { info.newest = date }
             }
         }
         return info
+    }
+
+    /// How long the entry at `path` answers some lookup: `threatTTL` when it is the answer of
+    /// fields that name `threat` (only that lookup reads it), else `ttl` (a full answer serves
+    /// lookups without threat data that long). Nil for a file that is no entry.
+    private func longestLifetime(ofEntryAt path: String) -> TimeInterval? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // The magic line and `<address>#<fields>`: an address and the API's field names.
+        var head = [UInt8](repeating: 0, count: 4096)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let magic = Array(Self.magic.utf8)
+        guard count > magic.count, head[..<magic.count].elementsEqual(magic),
+            let end = head[magic.count..<count].firstIndex(of: UInt8(ascii: "\n")),
+            let hash = head[magic.count..<end].firstIndex(of: UInt8(ascii: "#"))
+        else { return nil }
+        let fields = head[(hash + 1)..<end].split(separator: UInt8(ascii: ","))
+        return fields.contains(where: { $0.elementsEqual("threat".utf8) }) ? threatTTL : ttl
+    }
+
+    /// The bytes allocated to a file, as `du` counts them.
+    private static func allocatedBytes(_ status: stat) -> Int {
+        Int(status.st_blocks) * 512
     }
 
     /// Removes every entry and temporary file, and the folders left empty; only names the cache
@@ -381,12 +439,21 @@ final class DiskCache: Sendable {
 /// scope's key part is itself a digest, so neither the key nor its digest is in any file or name.
 struct CacheEntryKey: Sendable, Equatable {
     let lookup: LookupCacheKey
+    let scope: CacheScope
     /// The entry's file name: 64 hexadecimal digits.
     let fileName: String
 
     init(lookup: LookupCacheKey, scope: CacheScope) {
         self.lookup = lookup
+        self.scope = scope
         self.fileName = SHA256.hex("ipdata-cache 1\n" + scope.text + "\n" + lookup.description)
+    }
+
+    /// The key of the same address's full answer (all fields), in the same scope; nil for a key
+    /// of all fields.
+    var fullAnswer: CacheEntryKey? {
+        guard !lookup.fields.isEmpty, let all = LookupCacheKey(address: lookup.address, fields: nil) else { return nil }
+        return CacheEntryKey(lookup: all, scope: scope)
     }
 }
 

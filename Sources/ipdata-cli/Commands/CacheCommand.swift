@@ -15,10 +15,12 @@ enum CacheCommand {
 
             Lookups keep each successful answer on disk, so that a second run over the same
             addresses sends no request: `ipdata IP…`, bulk, enrich and summarize read it and fill
-            it; --no-cache leaves it alone. An answer is kept for 24 hours, or 15 minutes when it
-            holds threat data (all fields, or --fields with threat), which the API refreshes about
-            every 15 minutes. Errors are never kept. Entries are kept apart by API (--sandbox,
-            --eu, --base-url) and by key, and name no key.
+            it; --no-cache leaves it alone. A lookup without threat data is answered from an
+            answer up to 24 hours old; one with threat data (all fields, or --fields with threat),
+            which the API refreshes about every 15 minutes, only from one younger than 15 minutes.
+            An answer of all fields also answers any --fields (those fields of it, on the same
+            terms). Errors are never kept. Entries are kept apart by API (--sandbox, --eu,
+            --base-url) and by key, and name no key.
 
               ipdata cache info
               ipdata cache clear
@@ -28,7 +30,8 @@ enum CacheCommand {
             The cache is in $IPDATA_CACHE_DIR, else $XDG_CACHE_HOME/ipdata, else ~/.cache/ipdata
             (mode 0700; its files 0600). It keeps about \(DiskCache.defaultMaxEntries) entries, the
             oldest going first: IPDATA_CACHE_MAX_ENTRIES sets another bound. Each entry is a small
-            file: on most file systems it takes a 4 KiB block.
+            file: on most file systems it takes a 4 KiB block, which the size on disk counts (as
+            du does). An expired entry is no longer read; clear removes it with the rest.
             """)
 
     static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) throws -> ExitStatus {
@@ -54,22 +57,32 @@ enum CacheCommand {
         let exists = FileManager.default.fileExists(atPath: cache.directory)
         var lines = [
             ("location", cache.directory + (exists ? "" : " (not created yet)")),
-            ("entries", "\(info.entries) (\(info.fresh) younger than 24 h)"),
-            ("size", byteText(info.bytes)),
+            ("entries", "\(info.entries) (\(info.live) live, \(info.expired) expired)"),
+            ("size", "\(byteText(info.diskBytes)) on disk, as du counts it; \(shortByteText(info.bytes)) of answers"),
         ]
         if let oldest = info.oldest, let newest = info.newest {
             lines.append(("oldest", timeText(oldest)))
             lines.append(("newest", timeText(newest)))
         }
         lines.append(("bound", "about \(cache.maxEntries) entries (\(DiskCache.maxEntriesVariable))"))
-        lines.append(("lifetime", "\(durationText(cache.ttl)); \(durationText(cache.threatTTL)) with threat data"))
+        lines.append(
+            (
+                "lifetime",
+                "\(durationText(cache.ttl)); \(durationText(cache.threatTTL)) for a lookup with threat data"
+            ))
         return lines.map { $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
+    /// `1.9 MB (1949696 bytes)`.
     private static func byteText(_ bytes: Int) -> String {
+        bytes < 1_000 ? "\(bytes) bytes" : shortByteText(bytes) + " (\(bytes) bytes)"
+    }
+
+    /// `1.9 MB`.
+    private static func shortByteText(_ bytes: Int) -> String {
         if bytes < 1_000 { return "\(bytes) bytes" }
-        if bytes < 1_000_000 { return String(format: "%.1f kB (%d bytes)", Double(bytes) / 1e3, bytes) }
-        return String(format: "%.1f MB (%d bytes)", Double(bytes) / 1e6, bytes)
+        if bytes < 1_000_000 { return String(format: "%.1f kB", Double(bytes) / 1e3) }
+        return String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     private static func timeText(_ date: Date) -> String {

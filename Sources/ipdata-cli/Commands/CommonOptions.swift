@@ -26,7 +26,12 @@ struct CommonOptions {
     static let retries = OptionSpec(
         "retries", value: "N",
         help: "send a request again up to N times after a 429, a 5xx or a connection failure, waiting as "
-            + "Retry-After asks or backing off (default 3; 0: never)")
+            + "Retry-After asks or backing off (default 3; 0: never); a bulk request only after a 429 or when "
+            + "no connection could be made, unless --resend-bulk")
+    static let resendBulk = OptionSpec(
+        "resend-bulk",
+        help: "also send a bulk request again after a 5xx or a lost connection, after which the API may have "
+            + "answered it: its addresses may be billed twice")
     static let timeout = OptionSpec(
         "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
     static let quiet = OptionSpec(
@@ -43,7 +48,8 @@ struct CommonOptions {
 
     /// The options in the order help lists them.
     static let specs = [
-        fields, format, output, apiKey, eu, baseURL, sandbox, retries, timeout, noCache, quiet, verbose, help, version,
+        fields, format, output, apiKey, eu, baseURL, sandbox, retries, resendBulk, timeout, noCache, quiet, verbose,
+        help, version,
     ]
 
     /// The `--fields` selection, if any.
@@ -60,6 +66,9 @@ struct CommonOptions {
     let isSandbox: Bool
     /// `--retries`: how many times a request may be sent again (3 by default).
     let retryCount: Int
+    /// `--resend-bulk`: bulk requests are retried after failures after which the API may have
+    /// answered them, as lookups are.
+    let resendsBulk: Bool
     /// `--timeout`: the most seconds one request may take (30 by default).
     let timeoutSeconds: Int
     /// `--quiet`: no summary, progress bar or notices (see `Console.isQuiet`).
@@ -83,6 +92,8 @@ struct CommonOptions {
         usesCache = !parsed.has(Self.noCache.name)
         if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
         retryCount = try Self.wholeNumber(parsed, Self.retries, in: 0...10, unit: "") ?? 3
+        resendsBulk = parsed.has(Self.resendBulk.name)
+        if resendsBulk, retryCount == 0 { throw UsageError("--resend-bulk resends nothing with --retries 0") }
         // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
         timeoutSeconds = try Self.wholeNumber(parsed, Self.timeout, in: 1...600, unit: " of seconds") ?? 30
         if isSandbox, parsed.value(Self.baseURL.name) != nil || parsed.has(Self.eu.name) {
@@ -128,11 +139,12 @@ struct CommonOptions {
     /// The client the command uses. With `--sandbox`, one that answers from sample data and
     /// needs no key (saying so on standard error); otherwise one for the API key, with a session
     /// of its own whose requests take at most `--timeout` seconds, and a retry policy of
-    /// `--retries` more attempts (`RetryPolicy.recommended` by default; `.default` for 0).
+    /// `--retries` more attempts (`RetryPolicy.recommended` by default; `.default` for 0), which
+    /// resends bulk requests the API may have read only with `--resend-bulk`.
     /// Throws a configuration error (exit status 2) that says how to set a key when there is none.
     ///
-    /// With `--verbose`, standard error says where the key comes from, and the client reports
-    /// each request there as it ends (see `RequestLog`).
+    /// Every client reports each request as it ends to `RequestTally.run`; with `--verbose`,
+    /// standard error says where the key comes from and shows each request (see `RequestLog`).
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
         try makeClientAndScope(environment: environment, console: console).client
     }
@@ -144,7 +156,7 @@ struct CommonOptions {
         if isSandbox {
             console.note("sandbox: sample data, not live")
             var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
-            configuration.onRequestEnd = requestLog(console)
+            configuration.onRequestEnd = requestObserver(console)
             return (IPDataClient(apiKey: "sandbox-key", configuration: configuration), .sandbox)
         }
         let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
@@ -154,15 +166,16 @@ struct CommonOptions {
         // A session of its own (its answers are stopped at the size limit as they arrive), and
         // retries of rate limits, server errors and connection failures, within a time budget
         // that leaves room for the attempts.
-        let retryPolicy =
+        var retryPolicy =
             retryCount == 0
             ? RetryPolicy.default
             : RetryPolicy(
                 maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
+        retryPolicy.resendsBulkRequestsTheServerMayHaveRead = resendsBulk
         var clientConfiguration = IPDataClient.Configuration(
             baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
-        clientConfiguration.onRequestEnd = requestLog(console)
+        clientConfiguration.onRequestEnd = requestObserver(console)
         return (IPDataClient(apiKey: key, configuration: clientConfiguration), .api(baseURL: baseURL, key: key))
     }
 
@@ -177,11 +190,16 @@ struct CommonOptions {
         return (client, cache.map { CachedAnswers(cache: $0, scope: scope, fields: fields) })
     }
 
-    /// With `--verbose`, what prints each request as it ends (see `RequestLog`); else nil.
-    private func requestLog(_ console: Console) -> (@Sendable (SentRequest) -> Void)? {
-        guard isVerbose else { return nil }
+    /// What the client tells of each request as it ends: `RequestTally.run` counts it, and with
+    /// `--verbose` a line shows it (see `RequestLog`).
+    private func requestObserver(_ console: Console) -> @Sendable (SentRequest) -> Void {
+        let tally = RequestTally.run
+        guard isVerbose else { return { tally.record($0) } }
         let log = RequestLog(redaction: console.keyRedaction)
-        return { log.record($0) }
+        return { request in
+            tally.record(request)
+            log.record(request)
+        }
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the

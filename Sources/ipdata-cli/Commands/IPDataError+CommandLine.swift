@@ -49,6 +49,7 @@ extension IPDataError {
         switch self {
         case .unauthorized: return .keyRefused
         case .forbidden: return .quotaExhausted
+        case .unexpectedStatus(429, _): return .rateLimited
         case .networkError: return .networkFailed
         default: return .lookupFailed
         }

@@ -80,7 +80,8 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertNil(cache.entry(for: key("8.8.8.8")))
         cache.store(json, for: key("8.8.8.8"))
         XCTAssertEqual(cache.entry(for: key("8.8.8.8")), json)
-        XCTAssertNil(cache.entry(for: key("8.8.8.8", ["ip"])), "another field set is another entry")
+        cache.store(Data(#"{"ip":"1.1.1.1"}"#.utf8), for: key("1.1.1.1", ["ip"]))
+        XCTAssertNil(cache.entry(for: key("1.1.1.1")), "another field set is another entry")
         var status = stat()
         XCTAssertEqual(stat(directory, &status), 0)
         XCTAssertEqual(status.st_mode & 0o777, 0o700)
@@ -123,6 +124,42 @@ final class DiskCacheTests: XCTestCase {
                 XCTAssertEqual(later.entry(for: threat) != nil, fresh, "after \(minutes) min")
             }
         }
+    }
+
+    /// The full answer's fields other than `threat` serve for 24 hours, its threat data for 15
+    /// minutes: a lookup of some fields is answered from it as long as an entry of its own would.
+    func testAFullAnswerAnswersAnySubsetOfItsFieldsForTheSubsetsLifetime() throws {
+        let (cache, directory) = try makeCache()
+        cache.store(json, for: key("8.8.8.8"))
+        let plain = key("8.8.8.8", ["country_code", "ip"])
+        let threat = key("8.8.8.8", ["threat", "ip"])
+        let table: [(minutes: Double, plain: Bool, threat: Bool, all: Bool)] = [
+            (0, true, true, true), (14, true, true, true), (16, true, false, false), (23 * 60, true, false, false),
+            (25 * 60, false, false, false),
+        ]
+        for row in table {
+            let later = DiskCache(directory: directory, now: { Date() + row.minutes * 60 })
+            XCTAssertEqual(
+                later.entry(for: plain).map { String(decoding: $0, as: UTF8.self) },
+                row.plain ? #"{"ip":"8.8.8.8","country_code":"US"}"# : nil, "after \(row.minutes) min")
+            XCTAssertEqual(
+                later.entry(for: threat).map { String(decoding: $0, as: UTF8.self) },
+                row.threat ? #"{"ip":"8.8.8.8","threat":{"is_tor":false}}"# : nil, "after \(row.minutes) min")
+            XCTAssertEqual(later.entry(for: key("8.8.8.8")) != nil, row.all, "after \(row.minutes) min")
+        }
+        XCTAssertNil(cache.entry(for: key("8.8.4.4", ["ip"])), "another address")
+        let other = CacheScope.api(baseURL: URL(string: "https://eu-api.ipdata.co")!, key: "secret-key-123")
+        XCTAssertNil(cache.entry(for: key("8.8.8.8", ["ip"], scope: other)), "another API")
+        XCTAssertEqual(
+            cache.entry(for: key("8.8.8.8", ["carrier"])), Data("{}".utf8), "a field the answer lacks: as the API")
+    }
+
+    func testASubsetsOwnEntryIsReadFirst() throws {
+        let (cache, _) = try makeCache()
+        cache.store(json, for: key("8.8.8.8"))
+        let own = Data(#"{"ip":"8.8.8.8","country_code":"CA"}"#.utf8)
+        cache.store(own, for: key("8.8.8.8", ["ip", "country_code"]))
+        XCTAssertEqual(cache.entry(for: key("8.8.8.8", ["ip", "country_code"])), own)
     }
 
     func testAnEntryFromFarInTheFutureIsAMiss() throws {
@@ -263,7 +300,7 @@ final class DiskCacheTests: XCTestCase {
         cache.store(json, for: key("1.1.1.1", ["ip"]))
         let info = cache.info()
         XCTAssertEqual(info.entries, 2)
-        XCTAssertEqual(info.fresh, 2)
+        XCTAssertEqual(info.live, 2)
         XCTAssertEqual(info.bytes, 2 * DiskCache.entryBytes(json, key: "8.8.8.8#").count + 2)
         XCTAssertNotNil(info.oldest)
         let notes = directory + "/notes.txt"
@@ -274,6 +311,49 @@ final class DiskCacheTests: XCTestCase {
         XCTAssertNil(cache.entry(for: key("8.8.8.8")))
         XCTAssertTrue(FileManager.default.fileExists(atPath: notes))
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/photos"))
+    }
+
+    /// Live: some lookup still reads it. A full answer or one without threat data serves for
+    /// 24 hours; an answer of fields with `threat` for 15 minutes; a damaged file never.
+    func testInfoCountsLiveAndExpiredEntriesByWhatALookupStillReads() throws {
+        let (cache, directory) = try makeCache()
+        for index in 0..<30 {
+            let address = "9.0.0.\(index)"
+            switch index % 3 {
+            case 0: cache.store(json, for: key(address))
+            case 1: cache.store(json, for: key(address, ["ip", "threat"]))
+            default: cache.store(json, for: key(address, ["ip", "country_code"]))
+            }
+        }
+        let folder = directory + "/" + String(key("1.2.3.4").fileName.prefix(2))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: folder + "/" + key("1.2.3.4").fileName))
+        let table: [(minutes: Double, live: Int)] = [(1, 30), (20, 20), (23 * 60, 20), (25 * 60, 0)]
+        for row in table {
+            let info = DiskCache(directory: directory, now: { Date() + row.minutes * 60 }).info()
+            XCTAssertEqual(info.entries, 31, "after \(row.minutes) min")
+            XCTAssertEqual(info.live, row.live, "after \(row.minutes) min")
+            XCTAssertEqual(info.expired, 31 - row.live, "after \(row.minutes) min")
+        }
+    }
+
+    /// The space on disk is what `du` reports: the blocks of the folders and of every file,
+    /// temporary ones too, not the bytes of the answers (a 4 KiB block holds one small entry).
+    func testInfoCountsTheSpaceOnDiskAsDuDoes() throws {
+        let (cache, directory) = try makeCache()
+        let keys = (0..<300).map { key("10.0.\($0 / 256).\($0 % 256)") }
+        for entry in keys { cache.store(json, for: entry) }
+        let folder = directory + "/" + String(key("8.8.8.8").fileName.prefix(2))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(count: 50_000).write(to: URL(fileURLWithPath: folder + "/.tmp-1-1-1"))
+        let info = cache.info()
+        let du = String(decoding: try ToolRun.output("du", ["-sk", directory]), as: UTF8.self)
+        let kibibytes = try XCTUnwrap(Int(du.prefix { $0.isNumber }), du)
+        XCTAssertEqual(info.diskBytes, kibibytes * 1024, du)
+        XCTAssertEqual(info.entries, 300)
+        XCTAssertEqual(
+            info.bytes, keys.map { DiskCache.entryBytes(json, key: $0.lookup.description).count }.reduce(0, +))
+        XCTAssertGreaterThan(info.diskBytes, info.bytes + 50_000)
     }
 
     func testTheLocationAndTheBoundComeFromTheEnvironment() throws {

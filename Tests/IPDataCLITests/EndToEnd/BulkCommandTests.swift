@@ -195,7 +195,9 @@ final class BulkCommandTests: CommandLineTestCase {
         }
         XCTAssertEqual(run.stderrLines.count, 2, run.stderr)
         XCTAssertTrue(run.stderrLines.first?.hasPrefix("ipdata: no lookup got an answer: Network error: ") == true)
-        XCTAssertTrue(run.stderrLines.last?.hasPrefix("ipdata: 2 records, 2 failed, 1 request sent, ") == true)
+        XCTAssertTrue(
+            run.stderrLines.last?.hasPrefix("ipdata: 2 records, 2 failed, 0 requests sent, ") == true,
+            "a refused connection sent nothing")
     }
 
     /// A run in which no lookup reached the API replaces no `--output` file with rows of errors.

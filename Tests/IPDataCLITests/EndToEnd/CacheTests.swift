@@ -163,6 +163,70 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(try requests(expecting: 1) { _ = try cached(plain, stdin: "8.8.8.8\n") }, 1)
     }
 
+    /// An analyst's list: 300 distinct addresses, some of them hot (repeated all through it).
+    private var analystList: String {
+        var lines: [String] = []
+        for index in 0..<300 {
+            lines.append("9.7.\(index / 256).\(index % 256)")
+            if index % 3 == 0 { lines.append(["8.8.8.8", "1.1.1.1", "2001:4860:4860::8888"][index % 9 / 3]) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Every record of JSON lines, as Python's json module reads it: its keys in order.
+    private func keysOfEachRecord(_ output: Data) throws -> [[String]] {
+        let script = "import json, sys\nprint(json.dumps([list(json.loads(l)) for l in sys.stdin if l.strip()]))"
+        let keys = try ToolRun.output("python3", ["-c", script], stdin: output)
+        return try JSONDecoder().decode([[String]].self, from: keys)
+    }
+
+    /// A run of all fields pays once; then any --fields of those addresses is answered from its
+    /// answers, with no request, and prints what the API sends for those fields, byte for byte.
+    func testAFullAnswerAnswersAnyFieldsWithoutARequest() throws {
+        let list = try makeFile(analystList, named: "ips.txt")
+        var full: BuiltBinary.Run!
+        XCTAssertEqual(try requests(expecting: 4) { full = try cached(["bulk", list.path] + base) }, 4)
+        XCTAssertEqual(full.status, 0, full.stderr)
+        let selections: [(arguments: [String], keys: [String]?)] = [
+            (["-f", "ip,country_code"], ["ip", "country_code"]),
+            (["-f", "threat,ip,asn"], ["ip", "asn", "threat"]),
+            (["-f", "country_name,asn.name"], ["ip", "country_name", "asn"]),
+            (["-f", "ip,threat.is_threat,asn.asn", "--format", "csv"], nil),
+        ]
+        for selection in selections {
+            let arguments = ["bulk", list.path] + selection.arguments + base
+            var fromCache: BuiltBinary.Run!
+            let sent = try requests(expecting: 0) { fromCache = try cached(arguments) }
+            XCTAssertEqual(fromCache.status, 0, fromCache.stderr)
+            XCTAssertEqual(sent, 0, "\(selection.arguments): paid again")
+            var fromServer: BuiltBinary.Run!
+            _ = try requests(expecting: 4) { fromServer = try ipdata(arguments + ["--no-cache"]) }
+            XCTAssertEqual(fromCache.stdoutBytes, fromServer.stdoutBytes, "\(selection.arguments)")
+            if let keys = selection.keys {
+                let records = try keysOfEachRecord(fromCache.stdoutBytes)
+                XCTAssertEqual(records.count, analystList.split(separator: "\n").count)
+                XCTAssertTrue(records.allSatisfy { $0 == keys }, "\(Set(records))")
+            }
+        }
+    }
+
+    /// The full answer's fields other than threat serve for 24 hours, its threat data for 15
+    /// minutes (entries aged by hand).
+    func testAFullAnswersFieldsServe24HoursAndItsThreatData15Minutes() throws {
+        let list = try makeFile(analystList, named: "ips.txt")
+        _ = try requests(expecting: 4) { _ = try cached(["bulk", "-q", list.path] + base) }
+        let plain = ["bulk", "-q", list.path, "-f", "ip,country_code,asn"] + base
+        let threat = ["bulk", "-q", list.path, "-f", "ip,threat"] + base
+        XCTAssertEqual(try requests(expecting: 0) { _ = try cached(threat) }, 0, "threat data younger than 15 min")
+        try ageEntries(by: 20 * 60)
+        XCTAssertEqual(try requests(expecting: 0) { _ = try cached(plain) }, 0)
+        XCTAssertEqual(try requests(expecting: 4) { _ = try cached(threat) }, 4, "threat data older than 15 min")
+        try ageEntries(by: 23 * 3600)
+        XCTAssertEqual(try requests(expecting: 0) { _ = try cached(plain) }, 0)
+        try ageEntries(by: 25 * 3600)
+        XCTAssertEqual(try requests(expecting: 4) { _ = try cached(plain) }, 4)
+    }
+
     func testErrorsAreNeverKept() throws {
         // A private address the API rejects, and a refused key.
         var (rejected, refused, quota): (BuiltBinary.Run?, BuiltBinary.Run?, BuiltBinary.Run?)
@@ -216,19 +280,19 @@ final class CacheTests: CommandLineTestCase {
         _ = try ipdata(["bulk", "-q"] + self.base, stdin: "8.8.8.8\n", extra: ["XDG_CACHE_HOME": base.path])
         let info = try ipdata(["cache", "info"], extra: ["XDG_CACHE_HOME": base.path])
         XCTAssertEqual(info.stdoutLines.first, "location  " + base.appendingPathComponent("ipdata").path)
-        XCTAssertTrue(info.stdout.contains("entries   1 (1 younger than 24 h)\n"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("entries   1 (1 live, 0 expired)\n"), info.stdout)
     }
 
     func testCacheInfoAndClear() throws {
         let empty = try cached(["cache", "info"])
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertEqual(empty.stdoutLines.first, "location  \(cacheFolder.path) (not created yet)")
-        XCTAssertTrue(empty.stdout.contains("entries   0 (0 younger than 24 h)\n"), empty.stdout)
-        XCTAssertTrue(empty.stdout.contains("lifetime  24 h; 15 min with threat data\n"), empty.stdout)
+        XCTAssertTrue(empty.stdout.contains("entries   0 (0 live, 0 expired)\n"), empty.stdout)
+        XCTAssertTrue(empty.stdout.contains("lifetime  24 h; 15 min for a lookup with threat data\n"), empty.stdout)
         XCTAssertTrue(empty.stdout.contains("bound     about 200000 entries (IPDATA_CACHE_MAX_ENTRIES)\n"))
         _ = try requests(expecting: 1) { _ = try cached(["bulk", "-q"] + base, stdin: input) }
         let info = try cached(["cache", "info"], extra: ["IPDATA_CACHE_MAX_ENTRIES": "1000"])
-        XCTAssertTrue(info.stdout.contains("entries   5 (5 younger than 24 h)\n"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("entries   5 (5 live, 0 expired)\n"), info.stdout)
         XCTAssertTrue(info.stdout.contains("\noldest    20"), info.stdout)
         XCTAssertTrue(info.stdout.contains("bound     about 1000 entries"), info.stdout)
         let clear = try cached(["cache", "clear"])
@@ -241,6 +305,47 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(
             bad.stderrLines,
             ["ipdata: IPDATA_CACHE_MAX_ENTRIES must be a whole number from 1 to 100000000 (see ipdata cache --help)"])
+    }
+
+    /// `cache info` counts what is there: entries a lookup still reads and those it no longer
+    /// does (by the lifetimes), and the space on disk as `du -sk` reports it.
+    func testCacheInfoCountsLiveAndExpiredEntriesAndTheSpaceDuReports() throws {
+        let addresses = (0..<300).map { "9.6.\($0 / 256).\($0 % 256)" }
+        func run(_ range: Range<Int>, _ fields: [String]) throws {
+            let list = addresses[range].joined(separator: "\n") + "\n"
+            _ = try requests(expecting: (range.count + 99) / 100) {
+                _ = try cached(["bulk", "-q"] + fields + base, stdin: list)
+            }
+        }
+        try run(0..<200, [])  // all fields: threat data included
+        try run(200..<250, ["-f", "ip,threat"])
+        try run(250..<300, ["-f", "ip,country_code"])
+        // What a crash left: a temporary file, which takes room too.
+        let folder = try XCTUnwrap(cacheFiles().first.map { ($0 as NSString).deletingLastPathComponent })
+        try Data(count: 40_000).write(to: URL(fileURLWithPath: folder + "/.tmp-1-2-3"))
+        func info() throws -> (entries: String, diskBytes: Int, du: Int) {
+            let run = try cached(["cache", "info"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let lines = run.stdoutLines
+            let entries = try XCTUnwrap(lines.first { $0.hasPrefix("entries ") }, run.stdout)
+            let size = try XCTUnwrap(lines.first { $0.hasPrefix("size ") }, run.stdout)
+            // `size      1.4 MB (1425408 bytes) on disk, …`
+            let bytes = try XCTUnwrap(size.split(separator: "(").dropFirst().first?.split(separator: " ").first, size)
+            let du = String(decoding: try ToolRun.output("du", ["-sk", cacheFolder.path]), as: UTF8.self)
+            let kibibytes = try XCTUnwrap(Int(du.prefix { $0.isNumber }), du)
+            XCTAssertTrue(size.contains(" on disk"), size)
+            return (entries, try XCTUnwrap(Int(bytes), size), kibibytes * 1024)
+        }
+        var now = try info()
+        XCTAssertEqual(now.entries, "entries   300 (300 live, 0 expired)")
+        XCTAssertEqual(now.diskBytes, now.du, "as du -sk counts it")
+        try ageEntries(by: 20 * 60)
+        now = try info()
+        XCTAssertEqual(now.entries, "entries   300 (250 live, 50 expired)", "threat data is read for 15 min")
+        try ageEntries(by: 25 * 3600)
+        now = try info()
+        XCTAssertEqual(now.entries, "entries   300 (0 live, 300 expired)")
+        XCTAssertEqual(now.diskBytes, now.du)
     }
 
     func testADryRunCountsAndSendsNothing() throws {

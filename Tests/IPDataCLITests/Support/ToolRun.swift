@@ -1,0 +1,39 @@
+// The ipdata command runs on macOS and Linux; its test target depends on it there only (see
+// Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
+#if os(macOS) || os(Linux)
+import Foundation
+import XCTest
+
+/// A program of the system run from a test, to check a result with a reader independent of the
+/// code under test (`python3`'s json module, `du`).
+enum ToolRun {
+    /// What the program wrote on standard output, when it exits 0; the test is skipped when the
+    /// program is not installed, and fails when it exits otherwise.
+    static func output(
+        _ program: String, _ arguments: [String], stdin: Data = Data(), file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> Data {
+        guard
+            let path = ["/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map({ $0 + program }).first(
+                where: FileManager.default.isExecutableFile(atPath:))
+        else { throw XCTSkip("needs \(program)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        let problem = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(
+            process.terminationStatus, 0, "\(program): " + String(decoding: problem, as: UTF8.self), file: file,
+            line: line)
+        return result
+    }
+}
+#endif
