@@ -42,11 +42,6 @@ final class RetryOptionsTests: CommandLineTestCase {
         }
     }
 
-    private func backendLogMark() -> UInt64 {
-        let path = server["IPDATA_TEST_BACKEND_LOG"] ?? ""
-        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
-    }
-
     func testRateLimitsAreRetriedByDefaultAndEveryRequestIsCounted() throws {
         let mark = accessLogMark()
         let run = try ipdata(["bulk", "-f", "ip", "--base-url", flaky(429, 2)], stdin: addresses(150))
