@@ -100,6 +100,8 @@ enum EnrichCommand {
             try parsed.allValues(fieldsOption.name).isEmpty
             ? FieldSelection(parsing: [defaultFields.joined(separator: ",")])
             : FieldSelection(parsing: parsed.allValues(fieldsOption.name))
+        // A mistyped field is a usage error, before a key is needed or anything is sent.
+        try fields.refuseUnknownNames(kind: .address, shape: .single)
         let column = parsed.value(columnOption.name)
         let key = parsed.value(keyOption.name) ?? "ipdata"
         let (client, cache) = try common.makeClientAndCache(
@@ -108,7 +110,9 @@ enum EnrichCommand {
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
         }
-        let enricher = Enricher(shape: shape, fields: fields.paths, column: column, key: key)
+        let enricher = Enricher(
+            shape: shape, fields: fields.paths, column: column, key: key,
+            forTerminal: Terminal.showsOutput(at: common.outputPath))
         let source = EnrichSource(path: input, enricher: enricher)
         if parsed.has(BulkCommand.dryRunOption.name) {
             // Every address of every line, repeats included; nothing is written.

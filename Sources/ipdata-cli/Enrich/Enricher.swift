@@ -15,14 +15,18 @@ final class Enricher: Sendable {
     let column: String?
     /// The key the data goes under on a JSON line.
     let key: String
+    /// Whether the output goes to a terminal: then CSV cells and JSON show control characters
+    /// written out too (see `TerminalText`).
+    let forTerminal: Bool
     /// The CSV column of the addresses and its name for messages, once the header row is read.
     private let addressColumn = Locked<(index: Int, name: String)?>(nil)
 
-    init(shape: EnrichCommand.Shape, fields: [String], column: String?, key: String) {
+    init(shape: EnrichCommand.Shape, fields: [String], column: String?, key: String, forTerminal: Bool = false) {
         self.shape = shape
         self.fields = fields
         self.column = column
         self.key = key
+        self.forTerminal = forTerminal
     }
 
     var isCSV: Bool { shape == .csv || shape == .tsv }
@@ -153,16 +157,22 @@ final class Enricher: Sendable {
             }
             let content = Self.content(of: line.record, isFirst: line.isFirst)
             let opening = line.record.bytes.count - content.count
-            if let added = Self.adding(key, JSONValue.object(added).jsonText(), to: content) {
+            var json = JSONValue.object(added).jsonText()
+            if forTerminal { json = String(decoding: TerminalText.escapedJSON(Data(json.utf8)), as: UTF8.self) }
+            if let added = Self.adding(key, json, to: content) {
                 bytes = Array(line.record.bytes[..<opening]) + added
             }
         case (.data, .lines):
+            // A log is a text format: a line break or an escape sequence in an answer is written
+            // out, so that it can neither forge a line nor act on a terminal.
             for (address, answer) in zip(line.addresses, answers) {
                 bytes += line.annotationLineEnd.bytes
                 if let error = answer.error {
-                    bytes += Array("  ipdata \(address): error: \(error.commandLineMessage)".utf8)
+                    bytes += Array("  ipdata \(address): error: \(TerminalText.escaped(error.commandLineMessage))".utf8)
                 } else {
-                    let values = fields.indices.map { "\(fields[$0])=\(answer.values.value(at: $0)?.cellText ?? "")" }
+                    let values = fields.indices.map { index in
+                        "\(fields[index])=\(TerminalText.escaped(answer.values.value(at: index)?.cellText ?? ""))"
+                    }
                     bytes += Array(("  ipdata \(address): " + values.joined(separator: " ")).utf8)
                 }
             }
@@ -187,12 +197,13 @@ final class Enricher: Sendable {
         return result.response.flatMap { try? JSONValue(encoding: $0) }
     }
 
-    /// A CSV or TSV cell: quoted as CSV needs (and neutralised against spreadsheet formulas); in
-    /// TSV, tabs and line breaks become spaces.
+    /// A CSV or TSV cell: quoted as CSV needs (and neutralised against spreadsheet formulas),
+    /// its control characters written out on a terminal; in TSV, a text format of one line a
+    /// record, tabs and line breaks become spaces and other control characters are written out.
     private func cell(_ value: String) -> String {
-        guard shape == .tsv else { return CSVWriter.field(value) }
+        guard shape == .tsv else { return CSVWriter.field(forTerminal ? TerminalText.escaped(value) : value) }
         let text = CSVWriter.isFormula(value) ? "'" + value : value
-        return String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 })
+        return TerminalText.escaped(String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }))
     }
 
     /// `object` (a JSON object's bytes) with `"key":value` added before its closing brace, every

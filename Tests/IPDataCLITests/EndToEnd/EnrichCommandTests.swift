@@ -25,6 +25,19 @@ final class EnrichCommandTests: CommandLineTestCase {
             ].map { $0.replacingOccurrences(of: "Cloudflare, Inc.", with: "\"Cloudflare, Inc.\"") })
     }
 
+    func testAnUnknownFieldIsAUsageErrorAndNothingIsSent() throws {
+        let input = try makeFile("ip\n8.8.8.8\n", named: "hosts.csv")
+        let mark = accessLogMark()
+        let run = try ipdata(["enrich", "-f", "country_code,asn.nmae,contry_name", input.path] + base)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(
+            run.stderrLines,
+            ["ipdata: --fields: unknown field contry_name: did you mean country_name? (see ipdata enrich --help)"])
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(try accessEntries(since: mark, atLeast: 0).count, 0, "nothing is sent")
+    }
+
     func testJSONLinesGainAKeyAndKeepTheirBytes() throws {
         let lines = [#"{"client_ip":"8.8.8.8",  "n":1}"#, #"{"n":2}"#, "not json"]
         let run = try ipdata(

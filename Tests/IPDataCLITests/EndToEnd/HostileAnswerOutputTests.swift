@@ -113,5 +113,29 @@ final class HostileAnswerOutputTests: CommandLineTestCase {
         XCTAssertEqual(several.stdout.split(separator: "\n").count, 2, several.stdout)
         XCTAssertFalse(several.stdout.contains("\u{1B}"), several.stdout)
     }
+
+    /// `enrich` adds the values to a log, a TSV file or (on a terminal) CSV written out, so that a
+    /// line break in an answer cannot forge a line, and to a CSV file as the API's values.
+    func testEnrichWritesTheValuesItAddsOut() throws {
+        let log = try makeFile("GET / from 8.8.8.8\r\nGET / from 1.1.1.1\n", named: "access.log")
+        let lines = try ipdata(["enrich", "-f", "city,asn.name", "-q", log.path] + hostileBase)
+        XCTAssertEqual(lines.status, 0, lines.stderr)
+        XCTAssertEqual(
+            lines.stdout,
+            "GET / from 8.8.8.8\r\n  ipdata 8.8.8.8: city=\(shown) asn.name=\(shown)\r\n"
+                + "GET / from 1.1.1.1\n  ipdata 1.1.1.1: city=\(shown) asn.name=\(shown)\n")
+        let tsv = try makeFile("ip\tnote\n8.8.8.8\tx\n", named: "hosts.tsv")
+        let table = try ipdata(["enrich", "-f", "city", "-q", tsv.path] + hostileBase)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let tsvShown = shown.replacingOccurrences(of: #"\x0d\x0a"#, with: " ")
+        XCTAssertEqual(table.stdout, "ip\tnote\tcity\tipdata_error\n8.8.8.8\tx\t\(tsvShown)\t\n")
+        let csv = try makeFile("ip,note\n8.8.8.8,x\n", named: "hosts.csv")
+        let onTerminal = try onTerminal(["enrich", "-f", "city", "-q", csv.path] + hostileBase)
+        XCTAssertEqual(actedOn(onTerminal), [], onTerminal)
+        XCTAssertEqual(onTerminal, "ip,note,city,ipdata_error\r\n8.8.8.8,x,\(shown),\r\n")
+        let toFile = try ipdata(["enrich", "-f", "city", "-q", csv.path] + hostileBase)
+        XCTAssertEqual(toFile.status, 0, toFile.stderr)
+        XCTAssertEqual(toFile.stdout, "ip,note,city,ipdata_error\n8.8.8.8,x,\"\(hostile)\",\n")
+    }
 }
 #endif
