@@ -7,8 +7,8 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// `POST /bulk` through URLSession: billed once answered, so never resent after a failure after
-/// which the server may have read it, unless the retry policy asks for it.
+/// `POST /bulk` through URLSession: resent once after `URLError.networkConnectionLost`, as the SDK
+/// always has, unless the retry policy's `bulkResends` says otherwise.
 final class BulkRetryTests: MockedClientTestCase {
     private func failFirst(_ code: URLError.Code, times: Int, thenAnswer body: Data) {
         MockURLProtocol.stub { _, attempt in
@@ -16,11 +16,34 @@ final class BulkRetryTests: MockedClientTestCase {
         }
     }
 
-    /// 1.0.2 resent it once, whatever the policy: the pinned behaviour was the defect (the
-    /// server may have read the request before the connection was lost).
-    func testBulkIsNotResentAfterALostConnection() async throws {
+    func testBulkIsResentOnceAfterALostConnection() async throws {
         failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
-        let error = await capturedError { try await self.client.bulkLookup(["8.8.8.8", "1.1.1.1"]) }
+        let results = try await client.bulkLookup(["8.8.8.8", "1.1.1.1"])
+        XCTAssertEqual(results.map(\.ip), ["8.8.8.8", "1.1.1.1"])
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertEqual(sent[0].body, sent[1].body, "the retry carries the same body")
+        XCTAssertEqual(sent[0].url, sent[1].url)
+    }
+
+    func testBulkIsResentOnlyOnce() async throws {
+        failFirst(.networkConnectionLost, times: 2, thenAnswer: try Fixture.data(Fixture.bulkPair))
+        let error = await capturedError { try await self.client.bulkLookup(["8.8.8.8"]) }
+        guard case .networkError(let underlying as URLError)? = error else {
+            return XCTFail("expected networkError(URLError), got \(String(describing: error))")
+        }
+        XCTAssertEqual(underlying.code, .networkConnectionLost)
+        XCTAssertEqual(sent.count, 2)
+    }
+
+    /// With `bulkResends = .never`, a request the server may have read is paid for once at most.
+    func testBulkIsNotResentAfterALostConnectionWhenThePolicySaysNever() async throws {
+        failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
+        var policy = RetryPolicy.default
+        policy.bulkResends = .never
+        let client = IPDataClient(
+            apiKey: Self.apiKey,
+            configuration: .init(connection: .session(MockURLProtocol.makeSession()), retryPolicy: policy))
+        let error = await capturedError { try await client.bulkLookup(["8.8.8.8", "1.1.1.1"]) }
         guard case .networkError(let underlying as URLError)? = error else {
             return XCTFail("expected networkError(URLError), got \(String(describing: error))")
         }
@@ -31,7 +54,7 @@ final class BulkRetryTests: MockedClientTestCase {
     func testBulkIsResentAfterALostConnectionWhenThePolicyAsks() async throws {
         failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
         var policy = RetryPolicy(maximumAttempts: 2, initialDelay: 0)
-        policy.resendsBulkRequestsTheServerMayHaveRead = true
+        policy.bulkResends = .asLookups
         let client = IPDataClient(
             apiKey: Self.apiKey,
             configuration: .init(connection: .session(MockURLProtocol.makeSession()), retryPolicy: policy))

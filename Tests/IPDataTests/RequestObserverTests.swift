@@ -39,7 +39,7 @@ final class RequestObserverTests: MockedClientTestCase {
                 ? .failure(URLError(.networkConnectionLost)) : .http(status: 200, body: body, headers: [:])
         }
         var policy = RetryPolicy(maximumAttempts: 2, initialDelay: 0)
-        policy.resendsBulkRequestsTheServerMayHaveRead = true
+        policy.bulkResends = .asLookups
         _ = try await observedClient(retryPolicy: policy).bulkLookup(["8.8.8.8", "1.1.1.1"])
         let requests = reported.withLock { $0 }
         XCTAssertEqual(requests.map(\.method), ["POST", "POST"])

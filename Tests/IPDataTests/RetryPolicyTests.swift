@@ -71,7 +71,7 @@ final class RetryPolicyTests: XCTestCase {
         }
     }
 
-    // MARK: The default: nothing is resent
+    // MARK: The default: the contract's one resend, nothing else
 
     func testByDefaultAServerErrorIsNotRetried() async {
         let (client, transport, clock) = self.client([.status(503)], policy: .default)
@@ -81,17 +81,30 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(clock.waits.withLock { $0 }, [])
     }
 
-    /// 1.0.2 resent it once: but the connection may be lost after the server read the request
-    /// (measured on Linux over plain http), and the API bills a bulk request it answered.
-    func testByDefaultABulkRequestOverALostConnectionIsNotResent() async throws {
-        let (client, transport, _) = self.client(
+    func testByDefaultABulkRequestOverADeadConnectionIsResentOnceAtOnce() async throws {
+        let (client, transport, clock) = self.client(
             [.failure(.networkConnectionLost), .status(200, body: #"[{"ip":"8.8.8.8"}]"#)], policy: .default)
-        let failure = await error { try await client.bulkLookup(["8.8.8.8"]) }
-        guard case .networkError(let underlying as URLError)? = failure else {
-            return XCTFail("\(String(describing: failure))")
+        let results = try await client.bulkLookup(["8.8.8.8"])
+        XCTAssertEqual(results.map(\.ip), ["8.8.8.8"])
+        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(clock.waits.withLock { $0 }, [])
+    }
+
+    /// `.never`: a connection may be lost after the server read the request (measured on Linux
+    /// over plain http), and the API bills a bulk request it answered.
+    func testWithBulkResendsNeverABulkRequestOverALostConnectionIsNotResent() async throws {
+        for policy in [RetryPolicy.default, .recommended] {
+            var never = policy
+            never.bulkResends = .never
+            let (client, transport, _) = self.client(
+                [.failure(.networkConnectionLost), .status(200, body: #"[{"ip":"8.8.8.8"}]"#)], policy: never)
+            let failure = await error { try await client.bulkLookup(["8.8.8.8"]) }
+            guard case .networkError(let underlying as URLError)? = failure else {
+                return XCTFail("\(String(describing: failure))")
+            }
+            XCTAssertEqual(underlying.code, .networkConnectionLost)
+            XCTAssertEqual(transport.sent.withLock { $0 }, 1)
         }
-        XCTAssertEqual(underlying.code, .networkConnectionLost)
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
     }
 
     func testByDefaultALookupOverADeadConnectionIsNotResent() async {
@@ -201,8 +214,16 @@ final class RetryPolicyTests: XCTestCase {
         _ = try await retried.bulkLookup(["8.8.8.8"])
         XCTAssertEqual(retriedTransport.sent.withLock { $0 }, 2)
 
-        // The server may have read the request before the connection died, or timed out.
-        for code in [URLError.Code.networkConnectionLost, .timedOut, .unknown, .badServerResponse] {
+        // A lost connection is resent once, at once, and no more: the server may have read the
+        // request before the connection died.
+        let (lost, lostTransport, _) = self.client(
+            [.failure(.networkConnectionLost), .failure(.networkConnectionLost), bulkAnswer], policy: .recommended)
+        let lostFailure = await error { try await lost.bulkLookup(["8.8.8.8"]) }
+        XCTAssertNotNil(lostFailure)
+        XCTAssertEqual(lostTransport.sent.withLock { $0 }, 2, "the one resend, then nothing")
+
+        // The server may have read the request before it timed out, or answered what was unreadable.
+        for code in [URLError.Code.timedOut, .unknown, .badServerResponse] {
             let (client, transport, _) = self.client([.failure(code), bulkAnswer], policy: .recommended)
             let failure = await error { try await client.bulkLookup(["8.8.8.8"]) }
             XCTAssertNotNil(failure)
@@ -232,9 +253,9 @@ final class RetryPolicyTests: XCTestCase {
 
     func testAskedForItABulkRequestIsResentAfterFailuresTheServerMayHaveRead() async throws {
         var policy = RetryPolicy.recommended
-        policy.resendsBulkRequestsTheServerMayHaveRead = true
-        XCTAssertFalse(RetryPolicy.recommended.resendsBulkRequestsTheServerMayHaveRead)
-        XCTAssertFalse(RetryPolicy.default.resendsBulkRequestsTheServerMayHaveRead)
+        policy.bulkResends = .asLookups
+        XCTAssertEqual(RetryPolicy.recommended.bulkResends, .onceAfterLostConnection)
+        XCTAssertEqual(RetryPolicy.default.bulkResends, .onceAfterLostConnection)
         XCTAssertNotEqual(policy, .recommended)
         let bulkAnswer = Reply.status(200, body: #"[{"ip":"8.8.8.8"}]"#)
         for reply in [Reply.status(502), .failure(.networkConnectionLost), .failure(.timedOut)] {
@@ -245,7 +266,7 @@ final class RetryPolicyTests: XCTestCase {
         }
         // Within the policy's attempts: the default policy has one.
         var once = RetryPolicy.default
-        once.resendsBulkRequestsTheServerMayHaveRead = true
+        once.bulkResends = .asLookups
         let (client, transport, _) = self.client([.failure(.networkConnectionLost), bulkAnswer], policy: once)
         _ = await error { try await client.bulkLookup(["8.8.8.8"]) }
         XCTAssertEqual(transport.sent.withLock { $0 }, 1)

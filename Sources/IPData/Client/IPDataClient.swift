@@ -260,9 +260,10 @@ public final class IPDataClient: Sendable {
     /// private one, say) does not fail the call: its result carries the address in `ip` and the
     /// API's reason in `message`. A string that is not an IP address gets such a result at once
     /// and is not sent. An empty list or more than 100 addresses throws `badRequest` without
-    /// sending anything. The API bills the addresses of a request it answered: the client's
-    /// `retryPolicy` sends one again only when it cannot have reached the server, unless it has
-    /// `RetryPolicy.resendsBulkRequestsTheServerMayHaveRead`.
+    /// sending anything. If the connection is lost before any answer arrives
+    /// (`URLError.networkConnectionLost`, typically a pooled connection the server had closed),
+    /// the request is sent once more on a fresh connection, unless the client's `retryPolicy` says
+    /// otherwise (`RetryPolicy.bulkResends`).
     public func bulkLookup(_ ips: [String], fields: [String]? = nil) async throws -> [IPResponse] {
         try await bulkLookup(ips, fields: fields, willSend: nil)
     }
@@ -385,6 +386,7 @@ public final class IPDataClient: Sendable {
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
         let start = clock.now()
         var attempt = 0
+        var resentOverLostConnection = false
         while true {
             attempt += 1
             do {
@@ -415,6 +417,14 @@ public final class IPDataClient: Sendable {
                 guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
                 try await pause(wait)
             } catch let error as URLError {
+                // A bulk request whose connection was lost: resent once at once, as the SDK always has.
+                if isBulk, error.code == .networkConnectionLost, retryPolicy.bulkResends == .onceAfterLostConnection,
+                    !resentOverLostConnection
+                {
+                    resentOverLostConnection = true
+                    attempt -= 1
+                    continue
+                }
                 guard
                     let wait = retryPolicy.delay(
                         after: .failed(error), attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,

@@ -6,8 +6,9 @@ import FoundationNetworking
 
 /// When an `IPDataClient` sends a request again, and how long it waits first.
 ///
-/// The default policy, `.default`, retries nothing. Choose `.recommended`, or a policy of your
-/// own, to retry:
+/// The default policy, `.default`, retries nothing but the one resend of a bulk request over a
+/// lost connection that the client has always made (see `BulkResends`). Choose `.recommended`,
+/// or a policy of your own, to retry:
 ///
 /// - a 429 answer (the API refused the request for the rate, without acting on it), and a 5xx
 ///   answer of a lookup, after the wait its `Retry-After` header asks for (seconds or an HTTP
@@ -15,12 +16,10 @@ import FoundationNetworking
 /// - a request that got no answer at all: a lookup (`GET`) after any connection-level failure,
 ///   a bulk request only when it cannot have reached the server (no connection could be made).
 ///
-/// The API bills the addresses of a bulk request (`POST /bulk`) once it has answered it, so a
-/// bulk request is not sent again after a failure after which the server may have read it: a
-/// 5xx answer (a gateway's 502 may come after the API answered), or a connection lost or timed
-/// out after the request left. Such a failure is thrown at once, unless
-/// `resendsBulkRequestsTheServerMayHaveRead` asks for those resends too (each may cost the
-/// request's addresses again).
+/// The API bills the addresses of a bulk request (`POST /bulk`) once it has answered it, so
+/// `bulkResends` decides whether one is sent again after a failure after which the server may
+/// have read it: a 5xx answer (a gateway's 502 may come after the API answered), or a connection
+/// lost or timed out after the request left.
 ///
 /// When a policy retries rate limits, a 429 also holds back every other call of the same client
 /// for the wait it asked for (`Retry-After`, else the backoff's, at most `maximumDelay`): a client
@@ -46,14 +45,27 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesRateLimitsAndServerErrors: Bool
     /// Retry a request that got no answer (see the type's description for bulk requests).
     public var retriesConnectionFailures: Bool
-    /// Also send a bulk request again after a failure after which the server may have read it
-    /// (a 5xx answer; a connection lost, reset or timed out once the request had left), as a
-    /// lookup is, within the same attempts and budget. False by default, in every policy: the API
-    /// bills a bulk request it answered, and one whose answer was lost on the way back would be
-    /// paid for again. Set it on a policy (`var policy = RetryPolicy.recommended`, then
-    /// `policy.resendsBulkRequestsTheServerMayHaveRead = true`) when a bulk request that fails
-    /// costs you more than one paid twice.
-    public var resendsBulkRequestsTheServerMayHaveRead = false
+    /// When a bulk request is sent again after a failure after which the server may have read it;
+    /// `.onceAfterLostConnection` by default, in every policy.
+    public var bulkResends = BulkResends.onceAfterLostConnection
+
+    /// When a bulk request (`POST /bulk`), whose addresses the API bills once it has answered
+    /// it, is sent again. Whatever the rule, one that cannot have reached the server (no
+    /// connection could be made) or that got a 429 is retried as the policy says.
+    public enum BulkResends: Sendable, Equatable {
+        /// Never after a failure after which the server may have read it: a request is paid for
+        /// at most once. What the `ipdata` tool does unless told otherwise.
+        case never
+        /// Once, at once, when the connection is lost before any answer arrives
+        /// (`URLError.networkConnectionLost`, typically a pooled connection the server had
+        /// closed), whatever the policy's attempts: what the client has always done. Over a
+        /// connection reset after the server read the request (measured on Linux over plain
+        /// http, and through AsyncHTTPClient), this pays for the request twice.
+        case onceAfterLostConnection
+        /// As a lookup is: also after a 5xx answer, or a connection lost or timed out, within the
+        /// policy's attempts and budget. Each resend may cost the request's addresses again.
+        case asLookups
+    }
 
     /// A policy; every parameter is described with its property.
     public init(
@@ -69,7 +81,8 @@ public struct RetryPolicy: Sendable, Equatable {
         self.retriesConnectionFailures = retriesConnectionFailures
     }
 
-    /// Retries nothing: what the client does unless told otherwise.
+    /// Retries nothing but the resend of a bulk request over a lost connection
+    /// (`BulkResends.onceAfterLostConnection`): what the client does unless told otherwise.
     public static let `default` = RetryPolicy(
         maximumAttempts: 1, retriesRateLimitsAndServerErrors: false, retriesConnectionFailures: false)
 
@@ -104,11 +117,11 @@ extension RetryPolicy {
         switch outcome {
         case .answered(let status, let retryAfter):
             // A 429 was not acted on; a bulk request's 5xx may come after the API answered it.
-            let serverError = (500...599).contains(status) && (!isBulk || resendsBulkRequestsTheServerMayHaveRead)
+            let serverError = (500...599).contains(status) && (!isBulk || bulkResends == .asLookups)
             guard retriesRateLimitsAndServerErrors, status == 429 || serverError else { return nil }
             requested = retryAfter
         case .failed(let error):
-            let onlyIfNotSent = isBulk && !resendsBulkRequestsTheServerMayHaveRead
+            let onlyIfNotSent = isBulk && bulkResends != .asLookups
             guard retriesConnectionFailures, Self.mayRetry(error, onlyIfNotSent: onlyIfNotSent) else { return nil }
             requested = nil
         }

@@ -171,7 +171,7 @@ struct CommonOptions {
             ? RetryPolicy.default
             : RetryPolicy(
                 maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
-        retryPolicy.resendsBulkRequestsTheServerMayHaveRead = resendsBulk
+        retryPolicy.bulkResends = resendsBulk ? .asLookups : .never
         var clientConfiguration = IPDataClient.Configuration(
             baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
