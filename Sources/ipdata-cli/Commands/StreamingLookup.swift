@@ -121,8 +121,12 @@ struct StreamingLookup {
         if let origin = stop.origin, progress.records > writtenAfterStop {
             let answered =
                 writtenAfterStop > 0 ? "; \(writtenAfterStop) addresses after it were answered and written" : ""
-            // An error line, not a notice: --quiet keeps it.
-            console.error(restartLine(from: origin) + answered)
+            // An error line, not a notice: --quiet keeps it. An output that `--resume` continues
+            // gets its own command to go on (see `OutputSink.finish()`), which keeps what was written.
+            let line =
+                OutputSink.current?.offersResume == true
+                ? "stopped at line \(origin.line) of \(origin.input)" : restartLine(from: origin)
+            console.error(line + answered)
         }
         return status.combined(with: stop.error.exitStatus)
     }

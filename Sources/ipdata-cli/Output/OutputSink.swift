@@ -432,6 +432,10 @@ final class OutputSink: Sendable {
         state.withLock { $0.resumeCommand = command }
     }
 
+    /// Whether a stop's line names a command that continues this output: a file, with a
+    /// command set (`setResumeCommand`).
+    var offersResume: Bool { replacement != nil && state.withLock { $0.resumeCommand != nil } }
+
     /// Records that this output continues the earlier output at `path`: the file itself, or
     /// (`isPartial`) a partial output beside it. `finish()` first calls `writeRest`, which writes
     /// what of it the output does not hold yet and says whether it now holds all of it; then a

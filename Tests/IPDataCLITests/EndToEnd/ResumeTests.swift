@@ -257,6 +257,9 @@ final class ResumeTests: CommandLineTestCase {
         let partialURL = output.deletingLastPathComponent().appendingPathComponent(partial)
         XCTAssertTrue(
             stopped.stderr.contains("the partial output is in \(partialURL.path); to go on, run `"), stopped.stderr)
+        // One way to go on: not also a `tail -n +N … | ipdata bulk` that would replace the file
+        // with the rest of the input alone.
+        XCTAssertFalse(stopped.stderr.contains("tail -n"), stopped.stderr)
         var command = try commandToGoOn(stopped.stderr)
         XCTAssertEqual(
             command,
