@@ -22,8 +22,7 @@ import FoundationNetworking
 /// stops past the smaller of its `maximumResponseSize` and the `IPDataClient`'s, so a huge body
 /// never fills memory. Failures come back as the `URLError`s the client understands:
 /// `.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost` (a connection that closed before
-/// the answer; a bulk request, whose body may have been read, is not resent after it unless the
-/// `RetryPolicy` asks for it), `.secureConnectionFailed`, `.cancelled`.
+/// the answer: the client resends a bulk request once), `.secureConnectionFailed`, `.cancelled`.
 /// Cancelling the calling task cancels the request. Each error's message is one line that names
 /// the server by its origin (`Could not connect to https://api.ipdata.co:443: connection
 /// refused.`); none carries the request's path, its query or the API key.

@@ -27,7 +27,8 @@ extension IPDataClient {
         /// first, then this store, and an answer of the API fills both. A `LookupCache` given
         /// here alone serves as `cache`.
         public var cacheStore: (any LookupCacheStore)?
-        /// When a failed request is sent again; by default never (see `RetryPolicy`).
+        /// When a failed request is sent again; by default only a bulk request over a dead
+        /// pooled connection (see `RetryPolicy`).
         public var retryPolicy: RetryPolicy
         /// Whether a plain `http` base URL may be used for a host other than this machine. Every
         /// request carries the key, which `http` sends in clear text; so by default such a client

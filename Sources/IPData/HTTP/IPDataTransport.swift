@@ -20,9 +20,8 @@ public protocol IPDataTransport: Sendable {
     /// Sends `request` and returns the response body and the response.
     ///
     /// Throw a `URLError` when no HTTP answer arrives; the client reports it as
-    /// `IPDataError.networkError`, and its `RetryPolicy` reads the code: a bulk request is sent
-    /// again only after a code that says it cannot have reached the server (`.cannotConnectToHost`,
-    /// `.cannotFindHost`, …). Any HTTP status is an answer: return it.
+    /// `IPDataError.networkError` (and resends a bulk request once after
+    /// `URLError.networkConnectionLost`). Any HTTP status is an answer: return it.
     ///
     /// Do not follow a redirect to another origin (scheme, host or port): the request carries
     /// the API key in its URL and a header. Return the 3xx instead; the client reports it as
