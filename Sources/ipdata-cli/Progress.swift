@@ -71,6 +71,8 @@ final class Progress {
     /// How many records were written, and how many of them were failures.
     private(set) var records = 0
     private(set) var failures = 0
+    /// How many of the failures are private or reserved addresses, answered without a request.
+    private(set) var answeredLocally = 0
 
     /// How many answers came from the disk cache so far, when the run reads it.
     var cacheHits: (() -> Int)?
@@ -112,9 +114,10 @@ final class Progress {
 
     /// Counts one written record and redraws the bar: at most ten times a second, and at once
     /// when a record or a message cleared it.
-    func recordWritten(failed: Bool) {
+    func recordWritten(failed: Bool, answeredLocally local: Bool = false) {
         records += 1
         if failed { failures += 1 }
+        if local { answeredLocally += 1 }
         reportSwitchIfNeeded()
         guard showsBar else { return }
         let now = ProcessInfo.processInfo.systemUptime
@@ -138,8 +141,9 @@ final class Progress {
         console.clearStatus()
         console.note(
             Self.summaryText(
-                records: records, failures: failures, notAttempted: notAttempted, requests: requests.sent,
-                cached: cacheHits?() ?? 0, elapsed: ProcessInfo.processInfo.systemUptime - start))
+                records: records, failures: failures, answeredLocally: answeredLocally, notAttempted: notAttempted,
+                requests: requests.sent, cached: cacheHits?() ?? 0,
+                elapsed: ProcessInfo.processInfo.systemUptime - start))
     }
 
     /// The bar, in fewer than `width` columns: `[#####-----]  33%  330/1000 records  4 requests  1.2 s`
@@ -169,13 +173,15 @@ final class Progress {
     }
 
     /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`, with
+    /// `(30 of them private or reserved, answered locally)` after the failures when any were,
     /// `6000 not attempted` before the requests when the run stopped, and `9000 answers from the
     /// cache` after them when any came from there.
     static func summaryText(
-        records: Int, failures: Int, notAttempted: String? = nil, requests: Int, cached: Int = 0,
-        elapsed: TimeInterval
+        records: Int, failures: Int, answeredLocally: Int = 0, notAttempted: String? = nil, requests: Int,
+        cached: Int = 0, elapsed: TimeInterval
     ) -> String {
-        "\(plural(records, "record")), \(failures) failed, " + (notAttempted.map { $0 + ", " } ?? "")
+        let local = answeredLocally > 0 ? " (\(answeredLocally) of them private or reserved, answered locally)" : ""
+        return "\(plural(records, "record")), \(failures) failed\(local), " + (notAttempted.map { $0 + ", " } ?? "")
             + "\(plural(requests, "request")) sent, "
             + (cached > 0 ? "\(plural(cached, "answer")) from the cache, " : "") + "\(seconds(elapsed)) elapsed"
     }

@@ -47,7 +47,7 @@ struct StreamingLookup {
             } else {
                 try writer.write(answer.record)
             }
-            progress.recordWritten(failed: answer.failed)
+            progress.recordWritten(failed: answer.failed, answeredLocally: answer.answeredLocally)
             status = status.combined(with: answer.status)
             if stop != nil { writtenAfterStop += 1 }
         }
@@ -90,7 +90,9 @@ struct StreamingLookup {
                     }
                     answer = InputLedger.Answer(
                         record: ["ip": .string(item.ip), Columns.error: .string(console.oneLine(message))],
-                        failed: true, status: origin?.problem == nil ? error.exitStatus : .lookupFailed)
+                        failed: true, status: origin?.problem == nil ? error.exitStatus : .lookupFailed,
+                        answeredLocally: !item.isRequestFailure
+                            && IPAddress(item.ip).map { $0.scope != .public } == true)
                 }
                 try write(answer)
                 if let key = origin?.key { ledger?.answered(key, with: answer) }

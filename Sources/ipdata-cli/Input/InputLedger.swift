@@ -32,6 +32,8 @@ final class InputLedger: Sendable {
         var json: Data?
         let failed: Bool
         let status: ExitStatus
+        /// The API's refusal of a private or reserved address, answered without a request.
+        var answeredLocally = false
     }
 
     /// How many answers are kept for addresses read again (the most recent ones), besides those a

@@ -74,7 +74,10 @@ final class BulkCommandTests: CommandLineTestCase {
             10.0.0.1,,,Bad Request: 10.0.0.1 is a private IP address
 
             """)
-        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 3 records, 1 failed, 1 request sent, "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.hasPrefix(
+                "ipdata: 3 records, 1 failed (1 of them private or reserved, answered locally), 1 request sent, "),
+            run.stderr)
     }
 
     func testACSVErrorRowHasItsAddressAndTheError() throws {
@@ -106,7 +109,10 @@ final class BulkCommandTests: CommandLineTestCase {
             results[1]["error"], .string("Bad Request: not-an-ip does not appear to be an IPv4 or IPv6 address"))
         XCTAssertEqual(results[2]["error"], .string("Bad Request: 10.0.0.1 is a private IP address"))
         XCTAssertNil(results[3]["error"])
-        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 4 records, 2 failed, 1 request sent, "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.hasPrefix(
+                "ipdata: 4 records, 2 failed (1 of them private or reserved, answered locally), 1 request sent, "),
+            run.stderr)
     }
 
     func testRangesAreLookedUpAddressByAddressAndTooLargeOnesNotAtAll() throws {
@@ -148,7 +154,10 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertLessThanOrEqual(bulkRequests.count, 100)
         XCTAssertEqual(bulkRequests.count, 100)
         XCTAssertTrue(bulkRequests.allSatisfy { $0.status == 200 })
-        XCTAssertTrue(run.stderr.hasPrefix("ipdata: 10000 records, 1 failed, 100 requests sent, "), run.stderr)
+        XCTAssertTrue(
+            run.stderr.hasPrefix(
+                "ipdata: 10000 records, 1 failed (1 of them private or reserved, answered locally), 100 requests sent, "
+            ), run.stderr)
     }
 
     func testConcurrencyOneStillKeepsInputOrder() throws {

@@ -37,6 +37,20 @@ final class NonPublicAddressTests: CommandLineTestCase {
         }
     }
 
+    /// Bulk's summary counts them apart: failed, as the API would have them, and answered locally.
+    func testBulksSummaryCountsThemAsAnsweredLocally() throws {
+        let lines = AnalystList.lines()
+        let local = lines.filter(AnalystList.nonPublic.contains).count
+        let run = try ipdata(["bulk", "--no-progress", "-f", "ip"] + base, stdin: lines.joined(separator: "\n"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertGreaterThan(local, 30, "the hot repeats include non-public addresses")
+        let summary = try XCTUnwrap(run.stderrLines.last, run.stderr)
+        XCTAssertTrue(
+            summary.hasPrefix(
+                "ipdata: \(lines.count) records, \(local) failed (\(local) of them private or reserved, answered "
+                    + "locally), 4 requests sent, "), summary)
+    }
+
     func testEnrichAndLookupsOfSeveralAddressesSendNone() throws {
         let input = try makeFile(
             "ip,host\n10.0.0.1,a\n8.8.8.8,b\n224.0.0.1,c\n::1.2.3.4,d\n198.18.0.1,e\n", named: "hosts.csv")
