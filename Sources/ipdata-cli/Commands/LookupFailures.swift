@@ -16,13 +16,6 @@ struct LookupFailures {
         }
     }
 
-    /// Whether none of `lookups` got through to the API: every one failed, and not because the
-    /// API refused an address. The output of such a run is not worth an `--output` file it would
-    /// replace.
-    func noneGotThrough(of lookups: Int) -> Bool {
-        lookups > 0 && count == lookups && status == .networkFailed
-    }
-
     /// One line on standard error when lookups failed: the network failure if there was one.
     func report(to console: Console, what: String) {
         guard count > 0 else { return }

@@ -124,7 +124,9 @@ enum EnrichCommand {
         let queue = Locked(EnrichQueue())
         var tally = EnrichTally()
         var failures = LookupFailures()
+        /// Lookups of public addresses, and whether one got an answer (from the API or the cache).
         var lookups = 0
+        var reachedTheAPI = false
         func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
             for (line, answers) in lines {
                 tally.count(line, answers: answers)
@@ -140,7 +142,12 @@ enum EnrichCommand {
             let addresses = EnrichInput(source: source, queue: queue)
             do {
                 for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
-                    lookups += 1
+                    // What is no public address was answered here, not by the API: it says
+                    // nothing of whether the API could be reached.
+                    if IPAddress(result.ip)?.scope == .public {
+                        lookups += 1
+                        if result.error?.exitStatus != .networkFailed { reachedTheAPI = true }
+                    }
                     if let error = result.error, error.stopsTheRun { throw error }
                     let answer = enricher.answer(of: result)
                     if let error = answer.error, !answer.isAnswered { failures.record(error) }
@@ -152,6 +159,8 @@ enum EnrichCommand {
                 // an `--output` file as it was, and no partial output beside it.
                 try? write(queue.withLock { $0.takeReady() })
                 if let problem = error as? CommandError, problem.status == .usage { sink.markNothingAnswered() }
+                // A stop (a refused key, a spent quota) before any row got data leaves nothing worth keeping.
+                if error is IPDataError, tally.answered == 0 { sink.markNothingAnswered() }
                 throw error
             }
             try write(queue.withLock { $0.takeReady() })
@@ -159,7 +168,7 @@ enum EnrichCommand {
             guard left == 0 else { throw CommandError(.lookupFailed, "\(left) lines got no answer from the stream") }
         } while !source.isAtEnd
         // No row got data (a dead server, a wrong --column): an `--output` file stays as it was.
-        if failures.noneGotThrough(of: lookups) || (tally.rows > 0 && tally.answered == 0) {
+        if (lookups > 0 && !reachedTheAPI) || (tally.rows > 0 && tally.answered == 0) {
             sink.markNothingAnswered()
         } else {
             sink.markComplete()

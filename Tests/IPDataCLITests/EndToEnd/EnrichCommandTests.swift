@@ -101,6 +101,35 @@ final class EnrichCommandTests: CommandLineTestCase {
             ["enriched.csv"])
     }
 
+    /// Rows of private addresses are answered locally: they say nothing of the API, and a dead
+    /// server still leaves the file as it was.
+    func testADeadServerKeepsTheFileEvenWhenPrivateRowsWereAnswered() throws {
+        let input = try makeFile("ip\n8.8.8.8\n10.0.0.1\n192.168.1.1\n", named: "mixed.csv")
+        let output = try makeFile("ip,country_code,ipdata_error\n8.8.8.8,US,\n", named: "enriched.csv")
+        let run = try ipdata(
+            ["enrich", "-f", "country_code", "--base-url", "https://127.0.0.1:9", "--output", output.path, input.path])
+        XCTAssertEqual(run.status, 5, run.stderr)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "ip,country_code,ipdata_error\n8.8.8.8,US,\n")
+        XCTAssertTrue(run.stderr.contains("nothing was written: \(output.path) was left as it was"), run.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path).sorted(),
+            ["enriched.csv"])
+    }
+
+    /// A refused key stops the run at its first lookup: the file is kept, and no partial output
+    /// holding only the header is left beside it.
+    func testARefusedKeyLeavesNoPartialOutput() throws {
+        let input = try makeFile("ip\n8.8.8.8\n1.1.1.1\n", named: "hosts.csv")
+        let output = try makeFile("keep me\n", named: "enriched.csv")
+        let run = try ipdata(["enrich", "--output", output.path, input.path] + base, key: .given("wrong-key"))
+        XCTAssertEqual(run.status, 3, run.stderr)
+        XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "keep me\n")
+        XCTAssertTrue(run.stderr.contains("nothing was written: \(output.path) was left as it was"), run.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path).sorted(),
+            ["enriched.csv"])
+    }
+
     func testAMissingColumnIsAUsageErrorAndTheFileIsKept() throws {
         let input = try makeFile("host,addr\nx,8.8.8.8\n", named: "in.csv")
         let output = try makeTemporaryDirectory().appendingPathComponent("out.csv")
