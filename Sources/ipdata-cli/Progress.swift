@@ -141,9 +141,10 @@ final class Progress {
         console.clearStatus()
         console.note(
             Self.summaryText(
-                records: records, failures: failures, answeredLocally: answeredLocally, notAttempted: notAttempted,
-                requests: requests.sent, cached: cacheHits?() ?? 0,
-                elapsed: ProcessInfo.processInfo.systemUptime - start))
+                records: records, failures: failures, notAttempted: notAttempted, requests: requests.sent,
+                cached: cacheHits?() ?? 0, elapsed: ProcessInfo.processInfo.systemUptime - start))
+        // Apart, and short: the summary fits a terminal of 60 columns.
+        if answeredLocally > 0 { console.note("\(answeredLocally) private or reserved, answered locally") }
     }
 
     /// The bar, in fewer than `width` columns: `[#####-----]  33%  330/1000 records  4 requests  1.2 s`
@@ -173,15 +174,13 @@ final class Progress {
     }
 
     /// The summary: `10000 records, 1 failed, 100 requests sent, 2.4 s elapsed`, with
-    /// `(30 of them private or reserved, answered locally)` after the failures when any were,
     /// `6000 not attempted` before the requests when the run stopped, and `9000 answers from the
     /// cache` after them when any came from there.
     static func summaryText(
-        records: Int, failures: Int, answeredLocally: Int = 0, notAttempted: String? = nil, requests: Int,
-        cached: Int = 0, elapsed: TimeInterval
+        records: Int, failures: Int, notAttempted: String? = nil, requests: Int, cached: Int = 0,
+        elapsed: TimeInterval
     ) -> String {
-        let local = answeredLocally > 0 ? " (\(answeredLocally) of them private or reserved, answered locally)" : ""
-        return "\(plural(records, "record")), \(failures) failed\(local), " + (notAttempted.map { $0 + ", " } ?? "")
+        "\(plural(records, "record")), \(failures) failed, " + (notAttempted.map { $0 + ", " } ?? "")
             + "\(plural(requests, "request")) sent, "
             + (cached > 0 ? "\(plural(cached, "answer")) from the cache, " : "") + "\(seconds(elapsed)) elapsed"
     }

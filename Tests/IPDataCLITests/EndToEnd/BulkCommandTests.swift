@@ -76,7 +76,7 @@ final class BulkCommandTests: CommandLineTestCase {
             """)
         XCTAssertTrue(
             run.stderr.hasPrefix(
-                "ipdata: 3 records, 1 failed (1 of them private or reserved, answered locally), 1 request sent, "),
+                "ipdata: 3 records, 1 failed, 1 request sent, "),
             run.stderr)
     }
 
@@ -111,7 +111,7 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertNil(results[3]["error"])
         XCTAssertTrue(
             run.stderr.hasPrefix(
-                "ipdata: 4 records, 2 failed (1 of them private or reserved, answered locally), 1 request sent, "),
+                "ipdata: 4 records, 2 failed, 1 request sent, "),
             run.stderr)
     }
 
@@ -156,7 +156,7 @@ final class BulkCommandTests: CommandLineTestCase {
         XCTAssertTrue(bulkRequests.allSatisfy { $0.status == 200 })
         XCTAssertTrue(
             run.stderr.hasPrefix(
-                "ipdata: 10000 records, 1 failed (1 of them private or reserved, answered locally), 100 requests sent, "
+                "ipdata: 10000 records, 1 failed, 100 requests sent, "
             ), run.stderr)
     }
 

@@ -82,7 +82,7 @@ final class TerminalOutputTests: CommandLineTestCase {
                 showing: try onTerminal(
                     columns: columns, ["bulk", "--format", "table", "--no-progress", file.path] + base))
             XCTAssertEqual(screen.wraps, 0, "\(columns): \(screen.lines)")
-            XCTAssertEqual(screen.lines.count, 6, "header, 4 rows, summary: \(screen.lines)")
+            XCTAssertEqual(screen.lines.count, 7, "header, 4 rows, summary, the private one: \(screen.lines)")
             XCTAssertTrue(screen.lines[2].hasPrefix("10.0.0.1  "), screen.lines[2])
             XCTAssertTrue(screen.lines[2].hasSuffix("…"), "the error is cut: \(screen.lines[2])")
         }
