@@ -19,8 +19,11 @@ package struct CacheConfiguration: Sendable {
     /// The time now: a fixed clock in tests.
     package var now: @Sendable () -> Date
 
+    /// The bound by default: 200,000 entries.
     package static let defaultMaximumEntries = 200_000
+    /// How long an answer without threat data is served by default: 24 hours.
     package static let defaultTimeToLive: TimeInterval = 24 * 60 * 60
+    /// How long an answer with threat data is served by default: 15 minutes.
     package static let defaultThreatTimeToLive: TimeInterval = 15 * 60
 
     /// A configuration; every parameter is described with its property.
@@ -46,7 +49,9 @@ package struct CacheConfiguration: Sendable {
 
     // MARK: From the environment
 
+    /// The variable that names the cache's folder.
     package static let directoryVariable = "IPDATA_CACHE_DIR"
+    /// The variable that sets the bound: a whole number from 1 to 100,000,000.
     package static let maximumEntriesVariable = "IPDATA_CACHE_MAX_ENTRIES"
 
     /// The configuration of `environment`'s location and bound; nil when there is no location.
@@ -87,5 +92,6 @@ package struct InvalidCacheSetting: Error, Equatable, CustomStringConvertible {
     /// What is wrong and what is valid, in one line.
     package let message: String
 
+    /// The message.
     package var description: String { message }
 }

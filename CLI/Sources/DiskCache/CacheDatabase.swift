@@ -34,8 +34,8 @@ package final class CacheDatabase: @unchecked Sendable {
 
     /// How long an operation waits for another connection's lock: 2 s.
     static let busyTimeout: Int32 = 2_000
-    /// The database's page: 8 KiB, so that a page of the table holds about 4 answers of
-    /// 1.5–2 KB with little left over (4 KiB pages hold 2, and waste a quarter).
+    /// The database's page: 8 KiB. A page of the table holds four or five answers of 1.5–2 KB,
+    /// where a 4 KiB page holds two and leaves up to a quarter of itself empty (BENCHMARKS.md).
     static let pageSize = 8_192
     /// `PRAGMA application_id`: "IPDC". With `schemaVersion`, what tells our database from others.
     static let applicationID: Int64 = 0x4950_4443

@@ -15,8 +15,9 @@ package struct CacheInfo: Equatable, Sendable {
     /// The space the cache takes on disk, as `du` counts it: the blocks allocated to its folder,
     /// its database and SQLite's files beside it (`st_blocks` × 512).
     package var diskBytes = 0
-    /// When the oldest and the newest entry were stored.
+    /// When the oldest entry was stored; nil without entries.
     package var oldest: Date?
+    /// When the newest entry was stored; nil without entries.
     package var newest: Date?
 
     /// Nothing: the cache of a folder not created yet.

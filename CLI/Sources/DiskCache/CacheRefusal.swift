@@ -7,6 +7,7 @@ package struct CacheRefusal: Error, Equatable, CustomStringConvertible {
     /// What is wrong, as a clause: `the folder belongs to another user (uid 4242)`.
     package let reason: String
 
+    /// The one line: `not using the cache in <folder>: <reason>`.
     package var description: String {
         "not using the cache in \(folder): \(reason)"
     }
