@@ -17,7 +17,7 @@ export IPDATA_TEST_SERVER_DIR=${IPDATA_TEST_SERVER_DIR:-/tmp/ipdata-test-server}
 # shellcheck disable=SC1091
 . "$IPDATA_TEST_SERVER_DIR/env"
 
-swift build -c release --product ipdata --package-path "$repo" --scratch-path /tmp/ipdata-cli-release-build >/dev/null
+swift build -c release --product ipdata --package-path "$repo/CLI" --scratch-path /tmp/ipdata-cli-release-build >/dev/null
 ipdata=/tmp/ipdata-cli-release-build/release/ipdata
 work=$(mktemp -d /tmp/ipdata-cache-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
