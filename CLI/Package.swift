@@ -15,7 +15,7 @@ import PackageDescription
 let rootPackageName = String(
     URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
         .map { $0.isLetter || $0.isNumber ? $0 : "_" })
-let sharesPackageAccess: [SwiftSetting] = [.unsafeFlags(["-package-name", rootPackageName])]
+let bridge: [SwiftSetting] = [.unsafeFlags(["-package-name", rootPackageName])]
 
 let package = Package(
     name: "IPDataCLI",
@@ -39,7 +39,7 @@ let package = Package(
                 "DiskCache", "CLILibC",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
-            ], packageAccess: false, swiftSettings: sharesPackageAccess),
+            ], packageAccess: false, swiftSettings: bridge),
         // The C library (Glibc, Musl or Darwin) for this package's files that call it: `import CLILibC`.
         .target(name: "CLILibC"),
         // The system's SQLite on Linux (libsqlite3-dev). Apple platforms import the SDK's SQLite3
@@ -55,25 +55,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CLILibC",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
-            ]),
+            ], packageAccess: false, swiftSettings: bridge),
         // The store alone: 10,000 answers of real size stored and read back (release build).
         .executableTarget(
             name: "cache-benchmark",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
+            swiftSettings: bridge),
         // One of several processes sharing one cache, which DiskCacheTests starts.
         .executableTarget(
             name: "cache-race",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
+            swiftSettings: bridge),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")],
+            packageAccess: false, swiftSettings: bridge),
         // The CLI: its parser and writers, and the built binary run against the local server.
         .testTarget(
             name: "IPDataCLITests",
             dependencies: [
-                "ipdata-cli", "CLILibC",
+                "ipdata-cli", "CLILibC", "DiskCache",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
-            ], packageAccess: false, swiftSettings: sharesPackageAccess),
+            ], packageAccess: false, swiftSettings: bridge),
     ]
 )

@@ -335,6 +335,13 @@ package final class CacheDatabase: @unchecked Sendable {
         return info
     }
 
+    /// The space the cache's folder and files take on disk, as `du` counts it: after `close()`,
+    /// what they take at rest (SQLite removes its `-shm` and `-wal` files with the last
+    /// connection).
+    package func diskBytes() -> Int {
+        folder.diskBytes()
+    }
+
     /// Removes every entry, of every scope, and gives the space back to the file system (when no
     /// other process is reading the database at that moment). Returns how many entries went.
     @discardableResult

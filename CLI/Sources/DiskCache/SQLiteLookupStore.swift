@@ -56,7 +56,6 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
         guard !keys.isEmpty else { return [] }
         let now = CacheDatabase.milliseconds(database.configuration.now())
         let rows = database.storedAnswers(scope: scope, keys: keys)
-        let decoder = JSONDecoder()
         var found = [LookupCacheEntry?](repeating: nil, count: keys.count)
         var discarded: [CacheDatabase.StoredAnswer] = []
         for (index, (key, rows)) in zip(keys, rows).enumerated() where !rows.isEmpty {
@@ -66,7 +65,7 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
                 now - row.stored < lifetime && row.stored - now < lifetime
             }
             if let own = rows.first(where: { $0.fields == fields }), isFresh(own) {
-                if let response = Self.answer(own.json, for: key, decoder: decoder) {
+                if let response = Self.answer(own.json, for: key) {
                     found[index] = LookupCacheEntry(response: response, json: own.json)
                     continue
                 }
@@ -75,9 +74,9 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
             guard !key.fields.isEmpty, let full = rows.first(where: { $0.fields.isEmpty }), isFresh(full),
                 let fullKey = LookupCacheKey(address: key.address, fields: nil)
             else { continue }
-            guard Self.answer(full.json, for: fullKey, decoder: decoder) != nil,
+            guard Self.answer(full.json, for: fullKey) != nil,
                 let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields)),
-                let response = try? decoder.decode(IPResponse.self, from: subset)
+                let response = Self.model(of: subset)
             else {
                 discarded.append(full)
                 continue
@@ -110,10 +109,16 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     }
 
     /// The model of `json` when it is an answer for `key` (see `AnswerCheck`); nil otherwise.
-    private static func answer(_ json: Data, for key: LookupCacheKey, decoder: JSONDecoder) -> IPResponse? {
-        guard AnswerCheck.hasAnswerShape(json), let response = try? decoder.decode(IPResponse.self, from: json),
-            AnswerCheck.answers(response, key: key)
+    private static func answer(_ json: Data, for key: LookupCacheKey) -> IPResponse? {
+        guard AnswerCheck.hasAnswerShape(json), let response = model(of: json), AnswerCheck.answers(response, key: key)
         else { return nil }
         return response
+    }
+
+    /// The model of `json`, read by the client's own parser (`LookupCacheEntry(json:)`); nil when
+    /// it is no JSON object.
+    private static func model(of json: Data) -> IPResponse? {
+        let response = LookupCacheEntry(json: json).response
+        return response.message == LookupCacheEntry.unreadableMessage ? nil : response
     }
 }

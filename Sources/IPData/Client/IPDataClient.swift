@@ -251,9 +251,10 @@ public final class IPDataClient: Sendable {
         willSend: (@Sendable () -> Void)?
     ) async throws -> Answer {
         try await coalescer.value(forKey: key.description) {
-            if let kept = await store.entry(for: key) {
-                cache?.insert(kept.response, forKey: key.description)
-                return Answer(response: kept.response, json: kept.json)
+            // An entry whose bytes do not decode is no answer: a miss.
+            if let kept = await store.entry(for: key), let response = kept.model {
+                cache?.insert(response, forKey: key.description)
+                return Answer(response: response, json: kept.json)
             }
             willSend?()
             let body = try await send(.address(ip), fields: fields)
@@ -298,30 +299,30 @@ public final class IPDataClient: Sendable {
 
     /// `bulkLookup(_:fields:)`, calling `willSend` when a request actually goes out, with the
     /// bytes of each address's element of the API's answer when `keepsJSON` (nil for an address
-    /// answered from the cache or refused without a request).
+    /// answered from the cache or refused without a request). Without `readsCaches` (a caller
+    /// that has read them, `cachedAnswers`), every address goes to the API.
     func bulkLookupAnswers(
-        _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, readsCaches: Bool = true,
+        willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
-        var results = zip(ips, keys).map { ip, key -> IPResponse? in
-            guard let key else { return IPResponse(rejected: ip, message: APIMessage.invalidAddress(ip)) }
-            return cache?.value(forKey: key.description)
-        }
+        var results: [IPResponse?]
         var json = [Data?](repeating: nil, count: ips.count)
-        // What `cache` missed, from the store behind it in one read (which fills `cache`).
-        let missed = sharedStore == nil ? [] : results.indices.filter { results[$0] == nil }
-        if let sharedStore, !missed.isEmpty {
-            let missedKeys = missed.compactMap { keys[$0] }
-            for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
-                guard let kept else { continue }
-                cache?.insert(kept.response, forKey: key.description)
-                results[index] = kept.response
-                if keepsJSON { json[index] = kept.json }
-            }
+        if readsCaches {
+            let cached = await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON)
+            results = cached.map { $0?.response }
+            json = cached.map { $0?.json }
+        } else {
+            results = [IPResponse?](repeating: nil, count: ips.count)
+        }
+        for (index, key) in keys.enumerated() where key == nil {
+            results[index] = IPResponse(rejected: ips[index], message: APIMessage.invalidAddress(ips[index]))
         }
         let pending = results.indices.filter { results[$0] == nil }
-        guard !pending.isEmpty else { return results.compactMap { $0.map { Answer(response: $0, json: nil) } } }
+        guard !pending.isEmpty else {
+            return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+        }
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
@@ -350,7 +351,7 @@ public final class IPDataClient: Sendable {
             }
             elements = answers.map { ($0, nil) }
         }
-        // A store behind the cache keeps each answer's own bytes.
+        // A store behind the cache keeps each answer's own bytes; undecoded, they go to it alone.
         let storedJSON = sharedStore == nil || keepsJSON ? nil : JSONArrayScan.elementRanges(of: body)
         var stored: (entries: [LookupCacheEntry], keys: [LookupCacheKey]) = ([], [])
         for (position, (index, element)) in zip(pending, elements).enumerated() {
@@ -372,11 +373,42 @@ public final class IPDataClient: Sendable {
                 }
             } else {
                 json[index] = element.json
+                if sharedStore != nil, let bytes = element.json, let key = keys[index] {
+                    stored.entries.append(LookupCacheEntry(json: bytes))
+                    stored.keys.append(key)
+                }
             }
             results[index] = result
         }
         if let sharedStore, !stored.keys.isEmpty { await sharedStore.store(stored.entries, for: stored.keys) }
         return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+    }
+
+    /// What the client's caches hold for `ips`, one per address in their order, nil where neither
+    /// `cache` nor the store behind it (read once, for every address `cache` missed) has an
+    /// answer, and for what is no address. With `keepsJSON`, an answer the store kept as bytes
+    /// comes back with them and undecoded (`IPResponse(undecoded:)`), unless `cache` wants it.
+    func cachedAnswers(_ ips: [String], fields: [String]?, keepsJSON: Bool) async -> [Answer?] {
+        let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
+        var answers = keys.map { key in
+            key.flatMap { cache?.value(forKey: $0.description) }.map { Answer(response: $0, json: nil) }
+        }
+        guard let sharedStore else { return answers }
+        let missed = answers.indices.filter { answers[$0] == nil && keys[$0] != nil }
+        guard !missed.isEmpty else { return answers }
+        let missedKeys = missed.compactMap { keys[$0] }
+        for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
+            guard let kept else { continue }
+            if keepsJSON, cache == nil, kept.holdsBytesAlone, let bytes = kept.json {
+                answers[index] = Answer(response: IPResponse(undecoded: ips[index]), json: bytes)
+                continue
+            }
+            // Bytes that do not decode are no answer: a miss.
+            guard let response = kept.model else { continue }
+            cache?.insert(response, forKey: key.description)
+            answers[index] = Answer(response: response, json: keepsJSON ? kept.json : nil)
+        }
+        return answers
     }
 
     /// A bulk answer with another number of results than addresses sent; `got` nil for more.

@@ -1,4 +1,5 @@
 import CLILibC
+import DiskCache
 import Foundation
 import IPData
 
@@ -78,14 +79,13 @@ enum BulkCommand {
             ?? AddressReader.defaultMaximumRangeAddresses
         let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
         try checkReadable(inputs)
-        let (client, cache) = try common.makeClientAndCache(
-            environment: environment, console: console, fields: common.selection?.topLevelNames)
+        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         let resumes = parsed.has(resumeOption.name)
         let csv = parsed.has(columnOption.name)
         if parsed.has(dryRunOption.name) {
             if resumes { throw UsageError("use --dry-run or --resume, not both") }
             let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
-            let estimate = try await DryRun.count(reader, cache: cache)
+            let estimate = try await DryRun.count(reader, cache: cache, fields: common.selection?.topLevelNames)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
@@ -144,7 +144,6 @@ enum BulkCommand {
             concurrency: concurrency, fallsBackToSingleLookups: true, onEvent: { events.record($0) })
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
-        options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
         progress.cacheHits = cache.map { cache in { cache.hits } }
         let stream = client.lookupStream(addresses, fields: common.selection?.topLevelNames, options: options)
@@ -158,7 +157,7 @@ enum BulkCommand {
         lookup.inputs = inputs
         lookup.printsSummary = true
         if case .name = column { lookup.inputsHaveHeaders = true }
-        defer { cache?.reportWriteProblem(to: console) }
+        defer { CacheReport.problem(of: cache, to: console) }
         do {
             return try await lookup.run(stream)
         } catch let error as CommandError {

@@ -1,3 +1,4 @@
+import DiskCache
 import Foundation
 
 /// `ipdata cache info|clear`: what the disk cache of answers holds, and emptying it.
@@ -28,10 +29,11 @@ enum CacheCommand {
         options: options,
         footer: """
             The cache is in $IPDATA_CACHE_DIR, else $XDG_CACHE_HOME/ipdata, else ~/.cache/ipdata
-            (mode 0700; its files 0600). It keeps about \(DiskCache.defaultMaxEntries) entries, the
-            oldest going first: IPDATA_CACHE_MAX_ENTRIES sets another bound. Each entry is a small
-            file: on most file systems it takes a 4 KiB block, which the size on disk counts (as
-            du does). An expired entry is no longer read; clear removes it with the rest.
+            (mode 0700), in one SQLite database, answers.sqlite (mode 0600), that every ipdata
+            process of the user shares; a folder or file that is not safely the user's is not used.
+            It keeps about \(CacheConfiguration.defaultMaximumEntries) entries, the oldest going
+            first: IPDATA_CACHE_MAX_ENTRIES sets another bound. An expired entry is no longer
+            read; clear removes it with the rest.
             """)
 
     static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) throws -> ExitStatus {
@@ -39,36 +41,57 @@ enum CacheCommand {
         guard parsed.positionals.count == 1, let action = Action(rawValue: parsed.positionals[0]) else {
             throw UsageError("cache takes one action: ipdata cache \(actions)")
         }
-        guard let cache = try DiskCache.standard(environment: environment) else {
-            throw CommandError(.usage, "no cache folder: set IPDATA_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        let configuration: CacheConfiguration
+        do {
+            guard let found = try CacheConfiguration(environment: environment) else {
+                throw CommandError(.usage, "no cache folder: set IPDATA_CACHE_DIR, XDG_CACHE_HOME or HOME")
+            }
+            configuration = found
+        } catch let error as InvalidCacheSetting {
+            throw UsageError(error.message)
         }
+        let database: CacheDatabase?
+        do {
+            database = try CacheDatabase.openExisting(configuration)
+        } catch {
+            throw CommandError(.usage, error.description)
+        }
+        defer { database?.close() }
         switch action {
         case .info:
-            console.printOutput(text(of: cache.info(), cache: cache))
+            var info = database?.info() ?? CacheInfo()
+            // The space at rest, once this connection's own files are gone (as `du` sees it after).
+            database?.close()
+            if let database { info.diskBytes = database.diskBytes() }
+            console.printOutput(text(of: info, configuration: configuration))
         case .clear:
-            let removed = cache.clear()
-            console.printOutput("removed \(removed) entr\(removed == 1 ? "y" : "ies") from \(cache.directory)\n")
+            let removed = database?.clear() ?? 0
+            console.printOutput(
+                "removed \(removed) entr\(removed == 1 ? "y" : "ies") from \(configuration.directory)\n")
         }
         return .success
     }
 
     /// What `info` prints: one `name  value` line each.
-    static func text(of info: DiskCache.Info, cache: DiskCache) -> String {
+    static func text(of info: CacheInfo, configuration cache: CacheConfiguration) -> String {
         let exists = FileManager.default.fileExists(atPath: cache.directory)
         var lines = [
             ("location", cache.directory + (exists ? "" : " (not created yet)")),
             ("entries", "\(info.entries) (\(info.live) live, \(info.expired) expired)"),
-            ("size", "\(byteText(info.diskBytes)) on disk, as du counts it; \(shortByteText(info.bytes)) of answers"),
+            (
+                "size",
+                "\(byteText(info.diskBytes)) on disk, as du counts it; \(shortByteText(info.answerBytes)) of answers"
+            ),
         ]
         if let oldest = info.oldest, let newest = info.newest {
             lines.append(("oldest", timeText(oldest)))
             lines.append(("newest", timeText(newest)))
         }
-        lines.append(("bound", "about \(cache.maxEntries) entries (\(DiskCache.maxEntriesVariable))"))
+        lines.append(("bound", "about \(cache.maximumEntries) entries (\(CacheConfiguration.maximumEntriesVariable))"))
         lines.append(
             (
                 "lifetime",
-                "\(durationText(cache.ttl)); \(durationText(cache.threatTTL)) for a lookup with threat data"
+                "\(durationText(cache.timeToLive)); \(durationText(cache.threatTimeToLive)) for a lookup with threat data"
             ))
         return lines.map { $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }

@@ -1,3 +1,4 @@
+import DiskCache
 import Foundation
 import IPData
 import IPDataTesting
@@ -146,48 +147,61 @@ struct CommonOptions {
     /// Every client reports each request as it ends to `RequestTally.run`; with `--verbose`,
     /// standard error says where the key comes from and shows each request (see `RequestLog`).
     func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
-        try makeClientAndScope(environment: environment, console: console).client
+        try makeClientAndCache(environment: environment, console: console, usesCache: false).client
     }
 
-    /// `makeClient(environment:console:)`, with the scope of its answers in the disk cache.
-    func makeClientAndScope(environment: [String: String], console: Console) throws
-        -> (client: IPDataClient, scope: CacheScope)
+    /// `makeClient(environment:console:)`, and unless `--no-cache` (or `usesCache` false) the
+    /// disk cache of its answers as the client's `cacheStore`: nil without a place for it (no
+    /// home folder), and when the folder is not safely the user's (said in one line, and the run
+    /// goes on without it). Throws what `makeClient` throws, and a usage error for a bad
+    /// `IPDATA_CACHE_MAX_ENTRIES`.
+    func makeClientAndCache(environment: [String: String], console: Console, usesCache: Bool? = nil) throws
+        -> (client: IPDataClient, cache: SQLiteLookupStore?)
     {
+        let cacheConfiguration: CacheConfiguration?
+        do {
+            cacheConfiguration = (usesCache ?? self.usesCache) ? try CacheConfiguration(environment: environment) : nil
+        } catch {
+            throw UsageError(error.message)
+        }
+        var clientConfiguration: IPDataClient.Configuration
+        let scope: CacheScope
+        let key: String
         if isSandbox {
             console.note("sandbox: sample data, not live")
-            var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
-            configuration.onRequestEnd = requestObserver(console)
-            return (IPDataClient(apiKey: "sandbox-key", configuration: configuration), .sandbox)
+            clientConfiguration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
+            (scope, key) = (.sandbox, "sandbox-key")
+        } else {
+            key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
+            if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+            // A session of its own (its answers are stopped at the size limit as they arrive), and
+            // retries of rate limits, server errors and connection failures, within a time budget
+            // that leaves room for the attempts.
+            var retryPolicy =
+                retryCount == 0
+                ? RetryPolicy.default
+                : RetryPolicy(
+                    maximumAttempts: retryCount + 1,
+                    timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
+            retryPolicy.bulkResends = resendsBulk ? .asLookups : .never
+            clientConfiguration = IPDataClient.Configuration(
+                baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
+                deadline: TimeInterval(timeoutSeconds))
+            scope = .api(baseURL: baseURL, key: key)
         }
-        let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
-        if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
-        // A session of its own (its answers are stopped at the size limit as they arrive), and
-        // retries of rate limits, server errors and connection failures, within a time budget
-        // that leaves room for the attempts.
-        var retryPolicy =
-            retryCount == 0
-            ? RetryPolicy.default
-            : RetryPolicy(
-                maximumAttempts: retryCount + 1, timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
-        retryPolicy.bulkResends = resendsBulk ? .asLookups : .never
-        var clientConfiguration = IPDataClient.Configuration(
-            baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
-            deadline: TimeInterval(timeoutSeconds))
         clientConfiguration.onRequestEnd = requestObserver(console)
-        return (IPDataClient(apiKey: key, configuration: clientConfiguration), .api(baseURL: baseURL, key: key))
-    }
-
-    /// The client, and unless `--no-cache` the disk cache of its answers for `fields` (nil
-    /// without a place for it: no home folder). Throws what `makeClient` throws, and a usage
-    /// error for a bad `IPDATA_CACHE_MAX_ENTRIES`.
-    func makeClientAndCache(environment: [String: String], console: Console, fields: [String]?) throws
-        -> (client: IPDataClient, cache: CachedAnswers?)
-    {
-        let cache = usesCache ? try DiskCache.standard(environment: environment) : nil
-        let (client, scope) = try makeClientAndScope(environment: environment, console: console)
-        return (client, cache.map { CachedAnswers(cache: $0, scope: scope, fields: fields) })
+        var store: SQLiteLookupStore?
+        if let cacheConfiguration {
+            do {
+                store = SQLiteLookupStore(database: try CacheDatabase.open(cacheConfiguration), scope: scope)
+            } catch {
+                console.warning(error.description)
+            }
+        }
+        clientConfiguration.cacheStore = store
+        return (IPDataClient(apiKey: key, configuration: clientConfiguration), store)
     }
 
     /// What the client tells of each request as it ends: `RequestTally.run` counts it, and with

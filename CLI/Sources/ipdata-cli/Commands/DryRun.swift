@@ -1,3 +1,4 @@
+import DiskCache
 import Foundation
 import IPData
 
@@ -25,12 +26,13 @@ struct DryRun: Equatable {
         singleLookups ? toSend : (toSend + APIMessage.bulkLimit - 1) / APIMessage.bulkLimit
     }
 
-    /// Counts `addresses`, asking `cache` (nil with `--no-cache`) about each distinct one. With
+    /// Counts `addresses`, asking `cache` (nil with `--no-cache`) about each distinct one, for a
+    /// lookup of `fields` (nil for all). With
     /// `answersNonPublicLocally` (the run's stream does not send them, as in bulk, enrich,
     /// summarize and lookups of several addresses), a private or reserved address is counted as
     /// answered locally, by the scope rule the stream uses.
     static func count<Addresses: AsyncSequence>(
-        _ addresses: Addresses, cache: CachedAnswers?, answersNonPublicLocally: Bool = true
+        _ addresses: Addresses, cache: SQLiteLookupStore?, fields: [String]?, answersNonPublicLocally: Bool = true
     ) async throws -> DryRun where Addresses.Element == String {
         var estimate = DryRun()
         var seen: Set<String> = []
@@ -44,7 +46,9 @@ struct DryRun: Equatable {
                 estimate.notAddresses += 1
             } else if answersNonPublicLocally, parsed?.scope != .public {
                 estimate.answeredLocally += 1
-            } else if let cache, cache.key(for: address).flatMap(cache.cache.entry(for:)) != nil {
+            } else if let cache, let key = LookupCacheKey(address: address, fields: fields),
+                cache.entry(for: key) != nil
+            {
                 estimate.cached += 1
             }
         }

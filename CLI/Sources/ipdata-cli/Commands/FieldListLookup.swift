@@ -1,3 +1,4 @@
+import DiskCache
 import Foundation
 import IPData
 
@@ -18,7 +19,7 @@ struct FieldListLookup {
     /// The field's path, such as `["asn", "name"]`.
     let steps: [String]
     let client: IPDataClient
-    let cache: CachedAnswers?
+    let cache: SQLiteLookupStore?
     let sink: OutputSink
     /// How each line is written (control characters, line breaks; see `FieldText`).
     let text: FieldText
@@ -101,10 +102,10 @@ struct FieldListLookup {
                     let batch = Array(pending.prefix(APIMessage.bulkLimit))
                     pending.removeFirst(batch.count)
                     inFlight += 1
-                    let (steps, client, cache) = (steps, client, cache)
+                    let (steps, client) = (steps, client)
                     group.addTask {
                         let answers = await Self.lookUp(
-                            batch, steps: steps, client: client, cache: cache, singleLookups: singleLookups)
+                            batch, steps: steps, client: client, singleLookups: singleLookups)
                         eventSink.yield(.answers(answers))
                     }
                 }
@@ -162,7 +163,7 @@ struct FieldListLookup {
                 }
             }
             sink.markComplete()
-            if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
+            if let hits = cache?.hits, hits > 0 { console.note(CacheReport.notice(hits)) }
             return status
         }
     }
@@ -171,11 +172,10 @@ struct FieldListLookup {
     /// lookups once the plan has refused bulk requests), no request for the addresses the cache
     /// holds or that are not public.
     private static func lookUp(
-        _ batch: [String], steps: [String], client: IPDataClient, cache: CachedAnswers?, singleLookups: Locked<Bool>
+        _ batch: [String], steps: [String], client: IPDataClient, singleLookups: Locked<Bool>
     ) async -> [(key: String, answer: LookupCommand.FieldAnswer)] {
         var options = LookupStreamOptions(concurrency: LookupCommand.fieldConcurrency)
         options.keepsJSON = true
-        options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
         options.startsWithSingleLookups = singleLookups.withLock { $0 }
         options.onEvent = { event in

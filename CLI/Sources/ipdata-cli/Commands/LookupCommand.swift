@@ -1,3 +1,4 @@
+import DiskCache
 import Foundation
 import IPData
 
@@ -101,12 +102,11 @@ enum LookupCommand {
         if let field { try FieldSelection.refuseUnknownField(field, kind: kind) }
         try common.selection?.refuseUnknownNames(kind: kind, shape: shape)
         // `--field` asks for the field's top-level name only, and keeps those answers.
-        let (client, cache) = try common.makeClientAndCache(
-            environment: environment, console: console,
-            fields: field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames)
-        defer { cache?.reportWriteProblem(to: console) }
+        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
+        defer { CacheReport.problem(of: cache, to: console) }
         if parsed.has(BulkCommand.dryRunOption.name) {
-            return try await dryRun(target, cache: cache, console: console)
+            let fields = field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames
+            return try await dryRun(target, cache: cache, fields: fields, console: console)
         }
         if let field {
             // To a terminal, control characters in the values are written out (see `FieldText`).
@@ -116,7 +116,7 @@ enum LookupCommand {
                 console: console)
         }
         guard shape == .list else {
-            return try await lookUpOne(target, client: client, cache: cache, common: common, console: console)
+            return try await lookUpOne(target, client: client, common: common, console: console)
         }
         let progress = Progress(console: console, showsBar: false)
         let events = progress.events
@@ -124,7 +124,6 @@ enum LookupCommand {
         var options = LookupStreamOptions(onEvent: { events.record($0) })
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
-        options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
@@ -145,7 +144,9 @@ enum LookupCommand {
     /// `--dry-run`: what looking up the addresses would cost (one address: a single lookup;
     /// several: bulk requests, which answer private and reserved addresses locally), with or
     /// without `--field`, printed on standard output; nothing is sent.
-    private static func dryRun(_ target: Target, cache: CachedAnswers?, console: Console) async throws -> ExitStatus {
+    private static func dryRun(
+        _ target: Target, cache: SQLiteLookupStore?, fields: [String]?, console: Console
+    ) async throws -> ExitStatus {
         let estimate: DryRun
         let single: Bool
         switch target {
@@ -155,9 +156,11 @@ enum LookupCommand {
                 continuation.finish()
             }
             single = ips.count == 1
-            estimate = try await DryRun.count(addresses, cache: cache, answersNonPublicLocally: !single)
+            estimate = try await DryRun.count(
+                addresses, cache: cache, fields: fields, answersNonPublicLocally: !single)
         case .standardInput:
-            estimate = try await DryRun.count(AddressReader(inputs: ["-"], column: .first), cache: cache)
+            estimate = try await DryRun.count(
+                AddressReader(inputs: ["-"], column: .first), cache: cache, fields: fields)
             single = false
         case .asn, .ownAddress:
             throw UsageError("--dry-run counts lookups of addresses: give the addresses")
@@ -168,11 +171,11 @@ enum LookupCommand {
 
     /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.
     private static func lookUpOne(
-        _ target: Target, client: IPDataClient, cache: CachedAnswers?, common: CommonOptions, console: Console
+        _ target: Target, client: IPDataClient, common: CommonOptions, console: Console
     ) async throws -> ExitStatus {
         let fields = common.selection?.topLevelNames
         // An address's answer is written from the bytes the API sent (see `JSONWriter`).
-        // The bytes to print, else the decoded answer (from the library's memory cache).
+        // The bytes to print, else the decoded answer.
         let answer: (json: Data?, response: IPResponse?)
         do {
             switch target {
@@ -180,13 +183,8 @@ enum LookupCommand {
                 let sent = try await client.ownAddressAnswer(fields: fields)
                 answer = (sent.json, sent.response)
             case .addresses(let ips):
-                if let json = cache?.answer(for: ips[0]) {
-                    answer = (json, nil)
-                } else {
-                    let sent = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
-                    if let json = sent.json { cache?.keep(json, for: ips[0]) }
-                    answer = (sent.json, sent.response)
-                }
+                let sent = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
+                answer = (sent.json, sent.response)
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)
                 try write(record, kind: .asn, common: common)
@@ -220,7 +218,7 @@ enum LookupCommand {
     /// `--field`: one field of each result, on a line of its own (of several addresses, see
     /// `FieldListLookup`).
     private static func printField(
-        _ path: String, of target: Target, client: IPDataClient, cache: CachedAnswers?, sink: OutputSink,
+        _ path: String, of target: Target, client: IPDataClient, cache: SQLiteLookupStore?, sink: OutputSink,
         text: FieldText, console: Console
     ) async throws -> ExitStatus {
         let steps = path.split(separator: ".").map(String.init)

@@ -1,4 +1,5 @@
 import CLILibC
+import DiskCache
 import Foundation
 import IPData
 
@@ -99,9 +100,8 @@ enum EnrichCommand {
         try fields.refuseUnknownNames(kind: .address, shape: .single)
         let column = parsed.value(columnOption.name)
         let key = parsed.value(keyOption.name) ?? "ipdata"
-        let (client, cache) = try common.makeClientAndCache(
-            environment: environment, console: console, fields: fields.topLevelNames)
-        defer { cache?.reportWriteProblem(to: console) }
+        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
+        defer { CacheReport.problem(of: cache, to: console) }
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
         }
@@ -111,7 +111,8 @@ enum EnrichCommand {
         let source = EnrichSource(path: input, enricher: enricher)
         if parsed.has(BulkCommand.dryRunOption.name) {
             // Every address of every line, repeats included; nothing is written.
-            let estimate = try await DryRun.count(EnrichInput(source: source, queue: nil), cache: cache)
+            let estimate = try await DryRun.count(
+                EnrichInput(source: source, queue: nil), cache: cache, fields: fields.topLevelNames)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
@@ -130,7 +131,6 @@ enum EnrichCommand {
         }
         // Lines are written in order as their answers come in; lines without an address with them.
         var options = LookupStreamOptions()
-        options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
         repeat {
             // One stream for the whole input, unless the lines waiting fill the queue: see EnrichQueue.
@@ -168,7 +168,7 @@ enum EnrichCommand {
         } else {
             sink.markComplete()
         }
-        if let hits = cache?.hits, hits > 0 { console.note(CachedAnswers.notice(hits)) }
+        if let hits = cache?.hits, hits > 0 { console.note(CacheReport.notice(hits)) }
         if let report = tally.report(enricher) { console.error(report) }
         return tally.unanswered > 0 ? failures.status.combined(with: .lookupFailed) : failures.status
     }

@@ -1,4 +1,5 @@
 import CLILibC
+import DiskCache
 import Foundation
 import IPData
 import IPDataTesting
@@ -58,9 +59,9 @@ enum SummarizeCommand {
         var keyProblem: (any Error)?
         let fields = ["ip", "country_name", "country_code", "asn", "company", "threat"]
         let client: IPDataClient
-        var cache: CachedAnswers?
+        var cache: SQLiteLookupStore?
         do {
-            (client, cache) = try common.makeClientAndCache(environment: environment, console: console, fields: fields)
+            (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         } catch let error as UsageError {
             throw error
         } catch {
@@ -73,12 +74,12 @@ enum SummarizeCommand {
             // The addresses to look up, every one of them; records cost nothing and are only read.
             var addresses = SummaryInput(inputs: inputs, summary: summary, keyProblem: nil)
             addresses.dedupes = false
-            let estimate = try await DryRun.count(addresses, cache: cache)
+            let estimate = try await DryRun.count(addresses, cache: cache, fields: fields)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
         let input = SummaryInput(inputs: inputs, summary: summary, keyProblem: keyProblem)
-        defer { cache?.reportWriteProblem(to: console) }
+        defer { CacheReport.problem(of: cache, to: console) }
         let cost = Locked(Summary.Cost())
         var options = LookupStreamOptions(onEvent: { event in
             cost.withLock { cost in
@@ -89,7 +90,6 @@ enum SummarizeCommand {
                 }
             }
         })
-        options.keptAnswers = cache
         options.sendsNonPublicAddresses = false
         let stream = client.lookupStream(input, fields: fields, options: options)
         var failures = LookupFailures()
@@ -114,7 +114,7 @@ enum SummarizeCommand {
                     + "with an ip column (for the addresses in a log, ipdata grep -o FILE | ipdata summarize)")
         }
         console.printOutput(text)
-        if spent.cached > 0 { console.note(CachedAnswers.notice(spent.cached)) }
+        if spent.cached > 0 { console.note(CacheReport.notice(spent.cached)) }
         failures.report(to: console, what: "the summary counts them as without an answer")
         // A dead server or a server error is not summarised away: its exit status says so.
         return failures.status

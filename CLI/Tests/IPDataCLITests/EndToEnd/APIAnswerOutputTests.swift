@@ -19,10 +19,11 @@ final class APIAnswerOutputTests: CommandLineTestCase {
     private let address = "76.14.47.42"
     private var fixture: Data {
         get throws {
-            let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
+            // The root package's fixture, which TestServer/ serves: CLI/Tests/IPDataCLITests/EndToEnd/… → the root.
+            var root = URL(fileURLWithPath: #filePath)
+            for _ in 0..<5 { root.deleteLastPathComponent() }
             return try Data(
-                contentsOf: tests.appendingPathComponent("IPDataTests/Fixtures/lookup/76.14.47.42.go-sdk-2019.json"))
+                contentsOf: root.appendingPathComponent("Tests/IPDataTests/Fixtures/lookup/76.14.47.42.go-sdk-2019.json"))
         }
     }
 

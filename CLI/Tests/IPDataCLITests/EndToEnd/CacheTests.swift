@@ -1,9 +1,10 @@
 // The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
+import CLILibC
+import DiskCache
 import Foundation
 import IPData
-import CLILibC
 import XCTest
 
 @testable import ipdata_cli
@@ -37,25 +38,26 @@ final class CacheTests: CommandLineTestCase {
         return try accessEntries(since: mark, atLeast: count).count
     }
 
-    /// Every regular file under the cache folder.
+    /// Every regular file under the cache folder: the database and SQLite's files beside it.
     private func cacheFiles() -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: cacheFolder.path)
-        var found: [String] = []
-        while let name = enumerator?.nextObject() as? String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cacheFolder.path)) ?? []
+        return names.map { cacheFolder.path + "/" + $0 }.filter {
             var isFolder: ObjCBool = false
-            let path = cacheFolder.path + "/" + name
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
-                found.append(path)
-            }
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && !isFolder.boolValue
         }
-        return found
     }
 
-    /// Sets the time of every entry `seconds` back, as if they had been stored then.
+    /// How many answers the cache holds, of every scope.
+    private func entryCount() throws -> Int {
+        try CacheDatabase.openExisting(CacheConfiguration(directory: cacheFolder.path))?.info().entries ?? 0
+    }
+
+    /// Sets the time of every entry `seconds` back, as if they had been stored then (the
+    /// database's `stored` column, by `sqlite3`).
     private func ageEntries(by seconds: TimeInterval) throws {
-        for path in cacheFiles() {
-            try FileManager.default.setAttributes([.modificationDate: Date() - seconds], ofItemAtPath: path)
-        }
+        let milliseconds = Int64(seconds * 1_000)
+        _ = try ToolRun.output(
+            "sqlite3", [cacheFolder.path + "/answers.sqlite", "UPDATE answer SET stored = stored - \(milliseconds)"])
     }
 
     private let input = "8.8.8.8\n1.1.1.1\n2001:4860:4860::8888\n8.8.4.4\n9.9.9.9\n"
@@ -105,9 +107,9 @@ final class CacheTests: CommandLineTestCase {
         let sent = try requests(expecting: 1) { run = try cached(["bulk", "--no-cache"] + base, stdin: input) }
         XCTAssertEqual(sent, 1)
         XCTAssertTrue(run.stderr.hasPrefix("ipdata: 5 records, 0 failed, 1 request sent, 0."), run.stderr)
-        let before = cacheFiles().count
+        let before = try entryCount()
         _ = try cached(["bulk", "-q", "--no-cache", "-f", "ip"] + base, stdin: input)
-        XCTAssertEqual(cacheFiles().count, before, "nothing kept")
+        XCTAssertEqual(try entryCount(), before, "nothing kept")
     }
 
     func testASingleLookupAndALookupOfSeveralAreCached() throws {
@@ -234,7 +236,7 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(rejected?.status, 1)
         XCTAssertEqual(refused?.status, 3, refused?.stderr ?? "")
         XCTAssertNotEqual(quota?.status, 0)
-        XCTAssertEqual(cacheFiles().filter { !$0.contains("/.tmp-") }.count, 0, "\(cacheFiles())")
+        XCTAssertEqual(try entryCount(), 0)
         XCTAssertEqual(try requests(expecting: 1) { _ = try cached(["10.0.0.1"] + base) }, 1)
     }
 
@@ -257,8 +259,9 @@ final class CacheTests: CommandLineTestCase {
         var status = stat()
         XCTAssertEqual(stat(cacheFolder.path, &status), 0)
         XCTAssertEqual(status.st_mode & 0o777, 0o700)
+        XCTAssertEqual(try entryCount(), 5)
         let files = cacheFiles()
-        XCTAssertEqual(files.count, 5)
+        XCTAssertTrue(files.contains(cacheFolder.path + "/answers.sqlite"), "\(files)")
         for path in files {
             XCTAssertEqual(stat((path as NSString).deletingLastPathComponent, &status), 0)
             XCTAssertEqual(status.st_mode & 0o777, 0o700, path)
@@ -315,9 +318,6 @@ final class CacheTests: CommandLineTestCase {
         try run(0..<200, [])  // all fields: threat data included
         try run(200..<250, ["-f", "ip,threat"])
         try run(250..<300, ["-f", "ip,country_code"])
-        // What a crash left: a temporary file, which takes room too.
-        let folder = try XCTUnwrap(cacheFiles().first.map { ($0 as NSString).deletingLastPathComponent })
-        try Data(count: 40_000).write(to: URL(fileURLWithPath: folder + "/.tmp-1-2-3"))
         func info() throws -> (entries: String, diskBytes: Int, du: Int) {
             let run = try cached(["cache", "info"])
             XCTAssertEqual(run.status, 0, run.stderr)
@@ -365,7 +365,7 @@ final class CacheTests: CommandLineTestCase {
             big.stdout,
             "dry run: 250 addresses read, 250 distinct; of the 250 distinct addresses: 0 in the cache, 250 to send in "
                 + "3 bulk requests; nothing was sent\n")
-        XCTAssertEqual(cacheFiles().count, 1, "a dry run keeps nothing")
+        XCTAssertEqual(try entryCount(), 1, "a dry run keeps nothing")
     }
 
     func testADryRunOfEnrichAndSummarizeCountsTheirAddressesAndSendsNothing() throws {
@@ -402,7 +402,7 @@ final class CacheTests: CommandLineTestCase {
             summarize.stdout,
             "dry run: 3 addresses read, 3 distinct; of the 3 distinct addresses: 1 in the cache, 2 to send in 1 bulk "
                 + "request; nothing was sent\n")
-        XCTAssertEqual(cacheFiles().count, 2, "a dry run keeps nothing")
+        XCTAssertEqual(try entryCount(), 2, "a dry run keeps nothing")
     }
 
     func testADryRunOfALookupCountsSingleLookupsAndBulkRequests() throws {
@@ -443,7 +443,7 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertEqual(both.count, 2)
         XCTAssertEqual(both.map(\.status), [0, 0], both.map(\.stderr).joined())
         XCTAssertEqual(both[0].stdoutBytes, both[1].stdoutBytes)
-        XCTAssertEqual(cacheFiles().count, 300, "one entry an address, and no temporary file left")
+        XCTAssertEqual(try entryCount(), 300, "one entry an address")
         var again: BuiltBinary.Run!
         XCTAssertEqual(try requests(expecting: 0) { again = try cached(arguments) }, 0)
         XCTAssertEqual(again.stdoutBytes, both[0].stdoutBytes)
