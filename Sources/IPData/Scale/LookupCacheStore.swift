@@ -71,8 +71,8 @@ public struct LookupCacheKey: Hashable, Sendable, CustomStringConvertible {
 /// they are to one that wants the bytes.
 public struct LookupCacheEntry: Sendable {
     /// The answer. For an entry of `init(json:)`, decoded from `json` (by the client's own parser)
-    /// each time it is read; bytes that are no JSON object read as an answer with only
-    /// `message` set, to `unreadableMessage`.
+    /// each time it is read; bytes that are no JSON object read as an answer with only `message`
+    /// set, which the client takes for a miss.
     public var response: IPResponse {
         get {
             switch content {
@@ -122,5 +122,5 @@ public struct LookupCacheEntry: Sendable {
     }
 
     /// The `message` of the answer that an entry of bytes that are no JSON object reads as.
-    public static let unreadableMessage = "The cache held no readable answer for this address."
+    static let unreadableMessage = "The cache held no readable answer for this address."
 }

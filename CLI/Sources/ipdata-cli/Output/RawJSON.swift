@@ -9,31 +9,39 @@ enum RawJSON {
     /// `grep '"is_threat":true'` finds every record. A line break cannot occur inside a JSON
     /// string, so every one of them is such whitespace.
     static func compacted(_ json: Data) -> Data {
-        guard json.contains(where: isWhitespace) else { return json }
-        var out = Data()
-        out.reserveCapacity(json.count)
-        var inString = false
-        var escaped = false
-        for byte in json {
-            if inString {
-                out.append(byte)
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
+        json.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> Data in
+            guard input.contains(where: isWhitespace) else { return json }
+            // One pass over the bytes into a buffer of the input's size: no byte is appended to a
+            // growing `Data` one by one (which costs more than the rest of a cached run).
+            let bytes = [UInt8](unsafeUninitializedCapacity: input.count) { output, written in
+                var count = 0
+                var inString = false
+                var escaped = false
+                for byte in input {
+                    if inString {
+                        output[count] = byte
+                        count += 1
+                        if escaped {
+                            escaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            escaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                        continue
+                    }
+                    switch byte {
+                    case 0x20, 0x09, 0x0A, 0x0D: continue
+                    case UInt8(ascii: "\""): inString = true
+                    default: break
+                    }
+                    output[count] = byte
+                    count += 1
                 }
-                continue
+                written = count
             }
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "\""): inString = true
-            default: break
-            }
-            out.append(byte)
+            return Data(bytes)
         }
-        return out
     }
 
     /// `json` indented as `JSONValue.jsonText(pretty: true)` writes JSON, two spaces a level,

@@ -19,11 +19,11 @@ final class APIAnswerOutputTests: CommandLineTestCase {
     private let address = "76.14.47.42"
     private var fixture: Data {
         get throws {
-            // The root package's fixture, which TestServer/ serves: CLI/Tests/IPDataCLITests/EndToEnd/… → the root.
+            // The root package's fixture, which TestServer/ serves: five folders up from this file.
             var root = URL(fileURLWithPath: #filePath)
             for _ in 0..<5 { root.deleteLastPathComponent() }
-            return try Data(
-                contentsOf: root.appendingPathComponent("Tests/IPDataTests/Fixtures/lookup/76.14.47.42.go-sdk-2019.json"))
+            let path = "Tests/IPDataTests/Fixtures/lookup/76.14.47.42.go-sdk-2019.json"
+            return try Data(contentsOf: root.appendingPathComponent(path))
         }
     }
 
