@@ -5,7 +5,9 @@
 //
 // Build and test: swift build --package-path CLI --build-tests; swift test --package-path CLI.
 // Linux needs SQLite's headers (Debian and Ubuntu: apt-get install libsqlite3-dev); macOS has
-// SQLite in its SDK.
+// SQLite in its SDK. The binary links the system's SQLite dynamically (libsqlite3-0 on Linux).
+// Swift 6 language mode only (tools version 6.0): a program is compiled by no one else, so it
+// keeps no Swift 5 mode.
 import Foundation
 import PackageDescription
 
