@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Every Swift sample of README.md and of the DocC articles compiles exactly as printed, imports
+# included: each ```swift block is written to a file of its own, byte for byte, and type-checked
+# (swiftc -typecheck, Swift 6 language mode, warnings as errors) against the modules of a finished
+# build. Nothing is run.
+#
+#   bash scripts/check-samples.sh                          # against .build (swift build first)
+#   bash scripts/check-samples.sh --build .build/x         # another scratch path
+#   bash scripts/check-samples.sh --trait-build .build/ahc # the samples that need a package trait
+#   bash scripts/check-samples.sh [options] FILE.md...     # these files only (the script's test)
+#
+# The conventions of a sample, which the script enforces:
+# - Self-contained. A block compiles on its own, as the only file of a program (main.swift): its
+#   imports, and every name it uses, are in it. A reader can paste it into an empty file.
+# - One exception, for articles that build one program step by step: a block right after the line
+#   `<!-- sample: continues the one above -->` (an HTML comment, which neither GitHub nor DocC
+#   shows) is compiled after the blocks before it, back to the last block without that line. The
+#   README has none.
+# - A trait sample: a block that imports a module that only a trait build has (anything but
+#   Foundation, FoundationNetworking, Dispatch, IPData, IPDataTesting, XCTest and Testing) is
+#   skipped without --trait-build, and is the only kind checked with it, against the modules of
+#   that build (the module paths and C module maps of the trait targets' own compile commands,
+#   scripts/target-command.py).
+# - A manifest fragment: a block that starts with `dependencies:`, `targets:`, `.package(`,
+#   `.target(` or `.testTarget(` is put into a Package.swift (tools version 6.1) of a package of
+#   its own, which `swift package dump-package` must read; nothing is fetched.
+# - A block fenced ```swift not-compiled is not checked; the paragraph before it must say why,
+#   with the words "not compiled".
+#
+# The files go to .build/samples (or $SAMPLES_DIR). Exits 1 naming each sample that fails, with
+# the compiler's diagnostics, 2 for a usage error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=.build
+trait_build=
+files=()
+while (($#)); do
+    case $1 in
+    --build) build=${2:?usage: --build SCRATCH_PATH}; shift 2 ;;
+    --trait-build) trait_build=${2:?usage: --trait-build SCRATCH_PATH}; shift 2 ;;
+    -*) echo "check-samples: unknown option $1" >&2; exit 2 ;;
+    *) files+=("$1"); shift ;;
+    esac
+done
+if ((${#files[@]} == 0)); then
+    files=(README.md)
+    while IFS= read -r article; do files+=("$article"); done < <(find Sources -path '*.docc/*.md' | sort)
+fi
+
+out=${SAMPLES_DIR:-$PWD/.build/samples}
+rm -rf "$out"
+mkdir -p "$out"
+
+# The modules and flags to type-check against.
+flags=()
+if [[ -n $trait_build ]]; then
+    manifest=$trait_build/debug.yaml
+    [[ -f $manifest ]] || { echo "check-samples: no build in $trait_build (debug.yaml)" >&2; exit 2; }
+    # Every module path and C module map the trait targets' tests were compiled with.
+    mapfile -t flags < <(
+        for target in IPDataAsyncHTTPClientTests IPDataHummingbirdTests IPDataValkeyTests; do
+            python3 scripts/target-command.py "$manifest" "$target" 2>/dev/null || true
+        done | python3 -c '
+import sys
+args, kept, seen = [line.rstrip("\n") for line in sys.stdin], [], set()
+with_value = {"-I", "-F", "-Xcc", "-sdk", "-target", "-resource-dir", "-plugin-path",
+              "-load-plugin-executable", "-external-plugin-path"}
+i = 0
+while i < len(args):
+    arg = args[i]
+    if arg in with_value and i + 1 < len(args):
+        pair = (arg, args[i + 1]); i += 2
+    elif arg.startswith(("-I", "-F", "-D")) and len(arg) > 2:
+        pair = (arg,); i += 1
+    else:
+        i += 1; continue
+    if pair not in seen:
+        seen.add(pair); kept.extend(pair)
+print("\n".join(kept))')
+    ((${#flags[@]} > 0)) || { echo "check-samples: no compile command of a trait target in $manifest" >&2; exit 2; }
+else
+    modules=$build/debug/Modules
+    [[ -f $modules/IPData.swiftmodule || -d $modules/IPData.swiftmodule ]] ||
+        { echo "check-samples: no IPData module in $modules: swift build first" >&2; exit 2; }
+    flags=(-I "$modules")
+fi
+
+# Extract: one .swift file per sample (with the blocks it continues before it), one folder per
+# manifest fragment. Prints a line per sample: KIND<TAB>LOCATION<TAB>PATH.
+mode=plain
+[[ -n $trait_build ]] && mode=trait
+list=$out/samples.tsv
+python3 - "$out" "$mode" "${files[@]}" >"$list" <<'PY'
+import os, re, sys
+
+out, mode, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+plain_modules = {"Foundation", "FoundationNetworking", "Dispatch", "IPData", "IPDataTesting",
+                 "XCTest", "Testing"}
+manifest_starts = ("dependencies:", "targets:", ".package(", ".target(", ".testTarget(")
+continues = "<!-- sample: continues the one above -->"
+problems = 0
+
+def slug(path):
+    return re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-")
+
+for path in files:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    chain = []          # the blocks a continuing block is compiled after: (line, text)
+    fence = None        # (opening line number, info string, indentation, body lines)
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if fence is None:
+            if stripped.startswith("```"):
+                fence = (number, stripped[3:].strip(), len(line) - len(line.lstrip()), [])
+            continue
+        if stripped != "```":
+            # A block inside a list item is indented; its code is the text after that indentation.
+            fence[3].append(line[fence[2]:] if line[:fence[2]].strip() == "" else line)
+            continue
+        start, info, _, body = fence
+        fence = None
+        if not info.startswith("swift"):
+            continue
+        location = "%s:%d" % (path, start)
+        text = "\n".join(body) + "\n"
+        if info == "swift not-compiled":
+            before = " ".join(l.strip() for l in lines[max(0, start - 6):start - 1]).lower()
+            if "not compiled" not in before:
+                print("%s: a ```swift not-compiled block without a reason: the paragraph before "
+                      "it must say why it is not compiled" % location, file=sys.stderr)
+                problems += 1
+            print("not-compiled\t%s\t-" % location)
+            continue
+        if info != "swift":
+            print("%s: unknown fence ```%s (swift or swift not-compiled)" % (location, info),
+                  file=sys.stderr)
+            problems += 1
+            continue
+        previous = next((l.strip() for l in reversed(lines[:start - 1]) if l.strip()), "")
+        first = next((l.strip() for l in body if l.strip()), "")
+        if first.startswith("// swift-tools-version"):
+            # A whole Package.swift, as printed.
+            folder = os.path.join(out, "%s-%d" % (slug(path), start))
+            os.makedirs(folder)
+            with open(os.path.join(folder, "Package.swift"), "w", encoding="utf-8") as manifest:
+                manifest.write(text)
+            print("manifest\t%s\t%s" % (location, folder))
+            chain = []
+            continue
+        if first.startswith(manifest_starts):
+            folder = os.path.join(out, "%s-%d" % (slug(path), start))
+            os.makedirs(folder)
+            if first.startswith((".package(",)):
+                arguments = "dependencies: [\n%s]" % text
+            elif first.startswith((".target(", ".testTarget(")):
+                arguments = "targets: [\n%s]" % text
+            else:
+                arguments = text
+            with open(os.path.join(folder, "Package.swift"), "w", encoding="utf-8") as manifest:
+                manifest.write("// swift-tools-version: 6.1\nimport PackageDescription\n\n"
+                               "let package = Package(\n    name: \"Sample\",\n%s)\n" % arguments)
+            print("manifest\t%s\t%s" % (location, folder))
+            chain = []
+            continue
+        chain = chain + [(location, text)] if previous == continues and chain else [(location, text)]
+        if previous == continues and len(chain) == 1:
+            print("%s: marked as continuing, but no sample comes before it" % location, file=sys.stderr)
+            problems += 1
+        program = "".join(
+            ("" if i == 0 else "\n") + "// ---- %s\n" % where + code for i, (where, code) in enumerate(chain))
+        imports = set(re.findall(r"^[ \t]*(?:@\w+[ \t]+)*import[ \t]+(?:(?:typealias|struct|class|enum|protocol|let|var|func)[ \t]+)?(\w+)", program, re.M))
+        kind = "trait" if imports - plain_modules else "plain"
+        if kind != mode:
+            print("skipped-%s\t%s\t-" % (kind, location))
+            continue
+        folder = os.path.join(out, "%s-%d" % (slug(path), start))
+        os.makedirs(folder)
+        with open(os.path.join(folder, "main.swift"), "w", encoding="utf-8") as source:
+            source.write(program)
+        print("swift\t%s\t%s" % (location, os.path.join(folder, "main.swift")))
+sys.exit(1 if problems else 0)
+PY
+
+failures=0
+checked=0
+skipped=0
+while IFS=$'\t' read -r kind location path; do
+    case $kind in
+    swift)
+        if ! log=$(swiftc -typecheck -swift-version 6 -warnings-as-errors "${flags[@]}" "$path" 2>&1); then
+            printf 'check-samples: %s does not compile as printed (%s):\n%s\n' "$location" "$path" "$log" >&2
+            failures=$((failures + 1))
+        fi
+        checked=$((checked + 1))
+        ;;
+    manifest)
+        if ! log=$(cd "$path" && swift package dump-package 2>&1 >/dev/null); then
+            printf 'check-samples: %s is not a valid Package.swift fragment (%s/Package.swift):\n%s\n' \
+                "$location" "$path" "$log" >&2
+            failures=$((failures + 1))
+        fi
+        checked=$((checked + 1))
+        ;;
+    *) skipped=$((skipped + 1)) ;;
+    esac
+done <"$list"
+
+if ((failures != 0)); then
+    echo "check-samples: $failures of $checked samples FAILED" >&2
+    exit 1
+fi
+echo "check-samples: $checked samples compile as printed ($skipped not checked here: not-compiled, or the other build's)"
