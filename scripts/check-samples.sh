@@ -21,9 +21,11 @@
 #   skipped without --trait-build, and is the only kind checked with it, against the modules of
 #   that build (the module paths and C module maps of the trait targets' own compile commands,
 #   scripts/target-command.py).
-# - A manifest fragment: a block that starts with `dependencies:`, `targets:`, `.package(`,
-#   `.target(` or `.testTarget(` is put into a Package.swift (tools version 6.1) of a package of
-#   its own, which `swift package dump-package` must read; nothing is fetched.
+# - A manifest: a block that starts with `// swift-tools-version` is a whole Package.swift, which
+#   `swift package dump-package` must read (nothing is fetched). A fragment, a block that starts
+#   with `dependencies:`, `targets:`, `.package(`, `.target(` or `.testTarget(`, is read the same
+#   way inside a Package.swift (tools version 6.1) whose package depends on this one, as `swift`
+#   (a `.target` or `.testTarget` fragment), and has a target `MyApp` unless the fragment makes one.
 # - A block fenced ```swift not-compiled is not checked; the paragraph before it must say why,
 #   with the words "not compiled".
 #
@@ -151,10 +153,17 @@ for path in files:
         if first.startswith(manifest_starts):
             folder = os.path.join(out, "%s-%d" % (slug(path), start))
             os.makedirs(folder)
-            if first.startswith((".package(",)):
+            # The context a fragment is read in: a package that depends on this one (as
+            # `swift`), and has the target `MyApp`, unless the fragment says otherwise.
+            this_package = '.package(url: "https://github.com/ipdata/swift.git", from: "1.1.0")'
+            my_app = '.target(name: "MyApp", dependencies: [.product(name: "IPData", package: "swift")])'
+            if first.startswith(".package("):
                 arguments = "dependencies: [\n%s]" % text
             elif first.startswith((".target(", ".testTarget(")):
-                arguments = "targets: [\n%s]" % text
+                arguments = "dependencies: [%s],\ntargets: [\n%s" % (this_package, text.rstrip("\n"))
+                if 'name: "MyApp"' not in text:
+                    arguments += ",\n" + my_app
+                arguments += "\n]"
             else:
                 arguments = text
             with open(os.path.join(folder, "Package.swift"), "w", encoding="utf-8") as manifest:
