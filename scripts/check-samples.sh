@@ -176,8 +176,10 @@ for path in files:
         if previous == continues and len(chain) == 1:
             print("%s: marked as continuing, but no sample comes before it" % location, file=sys.stderr)
             problems += 1
-        program = "".join(
-            ("" if i == 0 else "\n") + "// ---- %s\n" % where + code for i, (where, code) in enumerate(chain))
+        # A block alone is its file, byte for byte; a chain is its blocks, each under a comment
+        # that names it.
+        program = chain[0][1] if len(chain) == 1 else "\n".join(
+            "// ---- %s\n%s" % (where, code) for where, code in chain)
         imports = set(re.findall(r"^[ \t]*(?:@\w+[ \t]+)*import[ \t]+(?:(?:typealias|struct|class|enum|protocol|let|var|func)[ \t]+)?(\w+)", program, re.M))
         kind = "trait" if imports - plain_modules else "plain"
         if kind != mode:
@@ -205,7 +207,7 @@ while IFS=$'\t' read -r kind location path; do
         ;;
     manifest)
         if ! log=$(cd "$path" && swift package dump-package 2>&1 >/dev/null); then
-            printf 'check-samples: %s is not a valid Package.swift fragment (%s/Package.swift):\n%s\n' \
+            printf 'check-samples: %s is not a valid Package.swift or fragment of one (%s/Package.swift):\n%s\n' \
                 "$location" "$path" "$log" >&2
             failures=$((failures + 1))
         fi
