@@ -12,6 +12,8 @@
 # The conventions of a sample, which the script enforces:
 # - Self-contained. A block compiles on its own, as the only file of a program (main.swift): its
 #   imports, and every name it uses, are in it. A reader can paste it into an empty file.
+# - A block with an `@main` type is an app's whole source file: it is compiled with
+#   -parse-as-library, as SwiftPM compiles a file of that kind that is not named main.swift.
 # - One exception, for articles that build one program step by step: a block right after the line
 #   `<!-- sample: continues the one above -->` (an HTML comment, which neither GitHub nor DocC
 #   shows) is compiled after the blocks before it, back to the last block without that line. The
@@ -65,20 +67,24 @@ if [[ -n $trait_build ]]; then
             python3 scripts/target-command.py "$manifest" "$target" 2>/dev/null || true
         done | python3 -c '
 import sys
+# Module paths and C flags, in order (an -Xcc -I is followed by -Xcc PATH: kept as a group).
 args, kept, seen = [line.rstrip("\n") for line in sys.stdin], [], set()
-with_value = {"-I", "-F", "-Xcc", "-sdk", "-target", "-resource-dir", "-plugin-path",
-              "-load-plugin-executable", "-external-plugin-path"}
-i = 0
+with_value = {"-I", "-F", "-Xcc", "-sdk", "-target", "-resource-dir"}
+groups, i = [], 0
 while i < len(args):
     arg = args[i]
-    if arg in with_value and i + 1 < len(args):
-        pair = (arg, args[i + 1]); i += 2
+    if arg == "-Xcc" and i + 3 < len(args) and args[i + 1] in ("-I", "-F", "-iquote", "-isystem") \
+            and args[i + 2] == "-Xcc":
+        groups.append(tuple(args[i:i + 4])); i += 4
+    elif arg in with_value and i + 1 < len(args):
+        groups.append((arg, args[i + 1])); i += 2
     elif arg.startswith(("-I", "-F", "-D")) and len(arg) > 2:
-        pair = (arg,); i += 1
+        groups.append((arg,)); i += 1
     else:
-        i += 1; continue
-    if pair not in seen:
-        seen.add(pair); kept.extend(pair)
+        i += 1
+for group in groups:
+    if group not in seen:
+        seen.add(group); kept.extend(group)
 print("\n".join(kept))')
     ((${#flags[@]} > 0)) || { echo "check-samples: no compile command of a trait target in $manifest" >&2; exit 2; }
 else
@@ -199,7 +205,10 @@ skipped=0
 while IFS=$'\t' read -r kind location path; do
     case $kind in
     swift)
-        if ! log=$(swiftc -typecheck -swift-version 6 -warnings-as-errors "${flags[@]}" "$path" 2>&1); then
+        # A program with an @main type is a file of a library's kind, not top-level code.
+        as_library=()
+        if grep -q '^@main' "$path"; then as_library=(-parse-as-library); fi
+        if ! log=$(swiftc -typecheck -swift-version 6 -warnings-as-errors "${as_library[@]}" "${flags[@]}" "$path" 2>&1); then
             printf 'check-samples: %s does not compile as printed (%s):\n%s\n' "$location" "$path" "$log" >&2
             failures=$((failures + 1))
         fi
