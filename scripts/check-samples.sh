@@ -147,6 +147,10 @@ for path in files:
             continue
         previous = next((l.strip() for l in reversed(lines[:start - 1]) if l.strip()), "")
         first = next((l.strip() for l in body if l.strip()), "")
+        if mode == "trait" and first.startswith(manifest_starts + ("// swift-tools-version",)):
+            print("skipped-plain\t%s\t-" % location)   # manifests are checked with the plain build
+            chain = []
+            continue
         if first.startswith("// swift-tools-version"):
             # A whole Package.swift, as printed.
             folder = os.path.join(out, "%s-%d" % (slug(path), start))
