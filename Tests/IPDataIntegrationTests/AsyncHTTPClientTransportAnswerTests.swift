@@ -52,13 +52,22 @@ final class AsyncHTTPClientTransportAnswerTests: LocalServerTestCase {
         XCTAssertEqual(response.url?.path, "/same/8.8.8.8")
     }
 
-    /// Through a client, both kinds of answer report their status to `onRequestEnd`.
+    /// Tells `statuses` the status of each request as it ends.
+    private struct StatusObserver: IPDataObserver {
+        let statuses: Locked<[Int?]>
+
+        func requestEnded(_ request: IPDataRequest, outcome: IPDataRequestOutcome) {
+            statuses.withLock { $0.append(outcome.statusCode) }
+        }
+    }
+
+    /// Through a client, both kinds of answer report their status to the observer.
     func testTheClientReportsTheStatusOfEitherKindOfAnswer() async throws {
         let statuses = Locked<[Int?]>([])
         func client(key: String) -> IPDataClient {
             var configuration = IPDataClient.Configuration(
                 baseURL: server.url("NORMAL"), connection: .transport(AsyncHTTPClientTransport()))
-            configuration.onRequestEnd = { sent in statuses.withLock { $0.append(sent.statusCode) } }
+            configuration.observer = StatusObserver(statuses: statuses)
             return IPDataClient(apiKey: key, configuration: configuration)
         }
         let response = try await client(key: server.key).lookup("8.8.8.8")

@@ -23,6 +23,16 @@ package enum Endpoint: Sendable, Equatable {
         return "GET"
     }
 
+    /// The addresses the request of this call carries: a bulk request's, 1 for an address or a
+    /// field, 0 for the caller's own address and an ASN.
+    var addressCount: Int {
+        switch self {
+        case .ownAddress, .asn: return 0
+        case .address, .field: return 1
+        case .bulk(let addresses): return addresses.count
+        }
+    }
+
     package var pathSegments: [String] {
         switch self {
         case .ownAddress: return []

@@ -59,9 +59,9 @@ extension IPDataClient {
         /// 10 MiB by default, forty times the API's largest answer (a full bulk answer, about
         /// 250 KB).
         public var maximumResponseSize: Int
-        /// Called as each request ends, on any thread, with what it was and how it ended (the
-        /// command-line tool's `--verbose`); nil by default. Package API: apps have no use for it.
-        package var onRequestEnd: (@Sendable (SentRequest) -> Void)?
+        /// What watches the client: each call, request, wait and cache read, for logs, metrics
+        /// and traces (see `IPDataObserver`); none by default.
+        public var observer: (any IPDataObserver)?
 
         /// A configuration; every parameter is described with its property.
         public init(

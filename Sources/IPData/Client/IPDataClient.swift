@@ -63,8 +63,8 @@ public final class IPDataClient: Sendable {
     /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
     /// the one that was refused.
     let rateLimitHold = Locked<TimeInterval>(0)
-    /// Told of each request as it ends (see `Configuration.onRequestEnd`).
-    let onRequestEnd: (@Sendable (SentRequest) -> Void)?
+    /// Told of each call, request, wait and cache read (see `Configuration.observer`).
+    let observer: (any IPDataObserver)?
 
     /// Creates a client from `configuration`: the API's address, what carries the requests, the
     /// cache and the retry policy (see `Configuration`).
@@ -91,7 +91,7 @@ public final class IPDataClient: Sendable {
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
         self.slots = slots
-        self.onRequestEnd = configuration.onRequestEnd
+        self.observer = configuration.observer
     }
 
     /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain
@@ -179,8 +179,10 @@ public final class IPDataClient: Sendable {
 
     /// `lookup(fields:)` with the bytes of the API's answer.
     package func ownAddressAnswer(fields: [String]?) async throws -> Answer {
-        let body = try await send(.ownAddress, fields: fields)
-        return Answer(response: try decode(IPResponse.self, from: body), json: body)
+        try await ObservedCall.run(observer, .ownAddress, addresses: 0, clock: clock) { watch in
+            let body = try await send(.ownAddress, fields: fields, watch: watch)
+            return Answer(response: try decode(IPResponse.self, from: body), json: body)
+        }
     }
 
     /// Looks up one IPv4 or IPv6 address.
@@ -205,20 +207,27 @@ public final class IPDataClient: Sendable {
     package func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
         -> Answer
     {
-        guard let key = LookupCacheKey(address: ip, fields: fields) else {
-            throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
-        }
-        if let cached = cache?.value(forKey: key.description) { return Answer(response: cached, json: nil) }
-        if let sharedStore {
-            return try await lookupAnswer(ip, fields: fields, key: key, store: sharedStore, willSend: willSend)
-        }
-        return try await coalescer.value(forKey: key.description) {
-            willSend?()
-            let body = try await send(.address(ip), fields: fields)
-            let response = try decode(IPResponse.self, from: body)
-            // Filled before the shared request closes, so no later caller slips between the two.
-            cache?.insert(response, forKey: key.description)
-            return Answer(response: response, json: body)
+        try await ObservedCall.run(observer, .address, addresses: 1, clock: clock) { watch in
+            guard let key = LookupCacheKey(address: ip, fields: fields) else {
+                throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
+            }
+            if let cache {
+                let cached = cache.value(forKey: key.description)
+                watch?.cacheRead(.memory, hits: cached == nil ? 0 : 1, of: 1)
+                if let cached { return Answer(response: cached, json: nil) }
+            }
+            if let sharedStore {
+                return try await lookupAnswer(
+                    ip, fields: fields, key: key, store: sharedStore, willSend: willSend, watch: watch)
+            }
+            return try await coalescer.value(forKey: key.description, shared: watch?.coalesced) {
+                willSend?()
+                let body = try await send(.address(ip), fields: fields, watch: watch)
+                let response = try decode(IPResponse.self, from: body)
+                // Filled before the shared request closes, so no later caller slips between the two.
+                cache?.insert(response, forKey: key.description)
+                return Answer(response: response, json: body)
+            }
         }
     }
 
@@ -227,15 +236,17 @@ public final class IPDataClient: Sendable {
     /// before the shared lookup closes.
     private func lookupAnswer(
         _ ip: String, fields: [String]?, key: LookupCacheKey, store: any LookupCacheStore,
-        willSend: (@Sendable () -> Void)?
+        willSend: (@Sendable () -> Void)?, watch: ObservedCall?
     ) async throws -> Answer {
-        try await coalescer.value(forKey: key.description) {
-            if let kept = await store.entry(for: key) {
+        try await coalescer.value(forKey: key.description, shared: watch?.coalesced) {
+            let kept = await store.entry(for: key)
+            watch?.cacheRead(.store, hits: kept == nil ? 0 : 1, of: 1)
+            if let kept {
                 cache?.insert(kept.response, forKey: key.description)
                 return Answer(response: kept.response, json: kept.json)
             }
             willSend?()
-            let body = try await send(.address(ip), fields: fields)
+            let body = try await send(.address(ip), fields: fields, watch: watch)
             let response = try decode(IPResponse.self, from: body)
             cache?.insert(response, forKey: key.description)
             await store.store(LookupCacheEntry(response: response, json: body), for: key)
@@ -249,9 +260,11 @@ public final class IPDataClient: Sendable {
     /// unquoted UTF-8 text (`United States`).
     /// An invalid address or an empty field name throws `badRequest` without sending anything.
     public func lookupField(_ ip: String, field: String) async throws -> Data {
-        try InputValidation.checkAddress(ip)
-        try InputValidation.checkFieldName(field)
-        return try await send(.field(address: ip, field: field), fields: nil)
+        try await ObservedCall.run(observer, .field, addresses: 1, clock: clock) { watch in
+            try InputValidation.checkAddress(ip)
+            try InputValidation.checkFieldName(field)
+            return try await send(.field(address: ip, field: field), fields: nil, watch: watch)
+        }
     }
 
     /// Looks up to 100 addresses in one `POST /bulk` request (paid plans).
@@ -281,6 +294,16 @@ public final class IPDataClient: Sendable {
     func bulkLookupAnswers(
         _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [Answer] {
+        try await ObservedCall.run(observer, .bulk, addresses: ips.count, clock: clock) { watch in
+            try await bulkLookupAnswers(ips, fields: fields, keepsJSON: keepsJSON, willSend: willSend, watch: watch)
+        }
+    }
+
+    /// `bulkLookupAnswers(_:fields:keepsJSON:willSend:)` within its call.
+    private func bulkLookupAnswers(
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?,
+        watch: ObservedCall?
+    ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
         var results = zip(ips, keys).map { ip, key -> IPResponse? in
@@ -288,23 +311,31 @@ public final class IPDataClient: Sendable {
             return cache?.value(forKey: key.description)
         }
         var json = [Data?](repeating: nil, count: ips.count)
+        if let watch, cache != nil {
+            let read = keys.indices.filter { keys[$0] != nil }
+            let hits = read.filter { results[$0] != nil }.count
+            watch.cacheRead(.memory, hits: hits, of: read.count)
+        }
         // What `cache` missed, from the store behind it in one read (which fills `cache`).
         let missed = sharedStore == nil ? [] : results.indices.filter { results[$0] == nil }
         if let sharedStore, !missed.isEmpty {
             let missedKeys = missed.compactMap { keys[$0] }
+            var hits = 0
             for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
                 guard let kept else { continue }
+                hits += 1
                 cache?.insert(kept.response, forKey: key.description)
                 results[index] = kept.response
                 if keepsJSON { json[index] = kept.json }
             }
+            watch?.cacheRead(.store, hits: hits, of: missedKeys.count)
         }
         let pending = results.indices.filter { results[$0] == nil }
         guard !pending.isEmpty else { return results.compactMap { $0.map { Answer(response: $0, json: nil) } } }
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
-        let body = try await send(.bulk(addresses), fields: fields)
+        let body = try await send(.bulk(addresses), fields: fields, watch: watch)
         // One result per address sent: counted before decoding, so that a longer answer costs nothing.
         if let counted = JSONArrayScan.elementCount(of: body, limit: addresses.count), counted != addresses.count {
             throw Self.resultCountMismatch(sent: addresses.count, got: counted > addresses.count ? nil : counted)
@@ -371,29 +402,34 @@ public final class IPDataClient: Sendable {
     /// Anything else (`"ASBlah"`, `"AS 1"`) throws `notFound("AS… was not found.")`, as the API
     /// answers, without sending anything.
     public func lookupASN(_ asn: String) async throws -> ASNDetail {
-        let path = try InputValidation.asnPath(asn)
-        return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil))
+        try await ObservedCall.run(observer, .asn, addresses: 0, clock: clock) { watch in
+            let path = try InputValidation.asnPath(asn)
+            return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil, watch: watch))
+        }
     }
 
     // MARK: - Plumbing
 
     /// Sends one call and returns the body of its 2xx answer, sending it again as the retry
-    /// policy says (see `RetryPolicy`).
-    func send(_ endpoint: Endpoint, fields: [String]?) async throws -> Data {
+    /// policy says (see `RetryPolicy`); `watch` hears of each request and wait.
+    func send(_ endpoint: Endpoint, fields: [String]?, watch: ObservedCall? = nil) async throws -> Data {
         if let insecureBaseURL { throw insecureBaseURL }
         let request = endpoint.urlRequest(requestBase, fields: fields)
         let isBulk: Bool
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
         let start = clock.now()
         var attempt = 0
+        var sent = 0
         var resentOverLostConnection = false
         while true {
             attempt += 1
+            sent += 1
             do {
-                try await waitOutRateLimitHold()
+                try await waitOutRateLimitHold(watch, attempt: sent)
                 let body: Data
                 let response: URLResponse
-                switch try await sendWithinTheLimit(request) {
+                let exchange = watch.map { ObservedRequest($0, request, endpoint, attempt: sent, redaction: redaction) }
+                switch try await sendWithinTheLimit(request, exchange) {
                 case .success(_, let data): return data  // a 2xx from the request's own URL
                 case .response(let data, let answer): (body, response) = (data, answer)
                 }
@@ -415,6 +451,7 @@ public final class IPDataClient: Sendable {
                     elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
                 if http.statusCode == 429 { holdForRateLimit(retryAfter ?? wait) }
                 guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
+                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .answered(statusCode: http.statusCode))
                 try await pause(wait)
             } catch let error as URLError {
                 // A bulk request whose connection was lost: resent once at once, as the SDK always has.
@@ -423,6 +460,7 @@ public final class IPDataClient: Sendable {
                 {
                     resentOverLostConnection = true
                     attempt -= 1
+                    watch?.retryWait(attempt: sent + 1, seconds: 0, reason: .failed(redaction.networkError(error)))
                     continue
                 }
                 guard
@@ -430,6 +468,7 @@ public final class IPDataClient: Sendable {
                         after: .failed(error), attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
                         random: clock.random)
                 else { throw redaction.networkError(error) }
+                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .failed(redaction.networkError(error)))
                 try await pause(wait)
             } catch let error as IPDataError {
                 throw error
@@ -450,39 +489,53 @@ public final class IPDataClient: Sendable {
     }
 
     /// Waits until the rate-limit hold, if one is on, has passed; a cancelled task stops waiting.
-    private func waitOutRateLimitHold() async throws {
+    private func waitOutRateLimitHold(_ watch: ObservedCall?, attempt: Int) async throws {
         let wait = rateLimitHold.withLock { $0 } - clock.now()
-        if wait > 0 { try await pause(wait) }
+        guard wait > 0 else { return }
+        watch?.retryWait(attempt: attempt, seconds: wait, reason: .rateLimited)
+        try await pause(wait)
     }
 
-    /// Sends one request once a slot is free (see `RequestSlots`).
-    private func sendWithinTheLimit(_ request: URLRequest) async throws -> TransportAnswer {
+    /// Sends one request once a slot is free (see `RequestSlots`); `exchange` hears of its start and end.
+    private func sendWithinTheLimit(_ request: URLRequest, _ exchange: ObservedRequest?) async throws
+        -> TransportAnswer
+    {
         do {
             try await slots.acquire()
         } catch {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        guard let onRequestEnd else { return try await transportAnswer(for: request) }
+        guard let exchange else { return try await transportAnswer(for: request) }
+        exchange.started()
         let start = clock.now()
         let answer: TransportAnswer
         do {
             answer = try await transportAnswer(for: request)
         } catch {
             let failure = error as? IPDataError ?? redaction.networkError(error)
-            onRequestEnd(sentRequest(request, status: nil, failure: failure, since: start))
+            var reachedServer = true
+            if case .networkError(let error as URLError) = failure {
+                reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
+            }
+            exchange.ended(
+                IPDataRequestOutcome(
+                    statusCode: nil, failure: failure, duration: max(0, clock.now() - start), bytesReceived: 0,
+                    mayHaveReachedTheServer: reachedServer))
             throw error
         }
-        var status: Int?
-        var retryAfter: String?
+        let outcome: IPDataRequestOutcome
         switch answer {
-        case .success(let code, _): status = code
-        case .response(_, let response):
+        case .success(let code, let body):
+            outcome = IPDataRequestOutcome(
+                statusCode: code, failure: nil, duration: max(0, clock.now() - start), bytesReceived: body.count)
+        case .response(let body, let response):
             let http = response as? HTTPURLResponse
-            status = http?.statusCode
-            retryAfter = http?.value(forHTTPHeaderField: "Retry-After")
+            outcome = IPDataRequestOutcome(
+                statusCode: http?.statusCode, failure: nil, duration: max(0, clock.now() - start),
+                bytesReceived: body.count, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"))
         }
-        onRequestEnd(sentRequest(request, status: status, failure: nil, since: start, retryAfter: retryAfter))
+        exchange.ended(outcome)
         return answer
     }
 
@@ -501,24 +554,6 @@ public final class IPDataClient: Sendable {
             answer = try await withinLimits { try await self.transport.data(for: request, limits: told) }
         }
         return .response(answer.0, answer.1)
-    }
-
-    /// What `onRequestEnd` is told of `request`, which went out at `start`.
-    private func sentRequest(
-        _ request: URLRequest, status: Int?, failure: IPDataError?, since start: TimeInterval,
-        retryAfter: String? = nil
-    ) -> SentRequest {
-        let url = request.url.map { redaction.redact($0) } ?? baseURL
-        var reachedServer = true
-        if case .networkError(let error as URLError)? = failure {
-            reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
-        }
-        var sent = SentRequest(
-            method: request.httpMethod ?? "GET", url: url, statusCode: status, failure: failure,
-            duration: max(0, clock.now() - start))
-        sent.retryAfter = retryAfter
-        sent.mayHaveReachedTheServer = reachedServer
-        return sent
     }
 
     /// A transport of the caller's, held to the deadline and the largest answer: the call is
