@@ -34,7 +34,7 @@ import FoundationNetworking
 /// key to wherever a redirect points: give this transport a client made with
 /// `redirectConfiguration: .disallow`. If a client does follow a redirect to another origin,
 /// the answer carries that origin's URL and `IPDataClient` refuses it with `networkError`.
-public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport {
+public struct AsyncHTTPClientTransport: IPDataTransport {
     /// The client that carries the requests.
     public let client: HTTPClient
     /// The most seconds a request may take, from the moment it is sent to the last byte of its
@@ -98,8 +98,8 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// Sends `request` through `client` and returns the whole answer, whatever its status, held
     /// to the smaller of each limit: the client's (`limits`) and this transport's own.
     ///
-    /// `IPDataClient` calls this with its `IPDataClient.Configuration.maximumResponseSize` and
-    /// `deadline`, so one value governs both: reading stops past
+    /// `IPDataClient` gives `response(for:limits:)` its `IPDataClient.Configuration.maximumResponseSize`
+    /// and `deadline`, so one value governs both: reading stops past
     /// `min(maximumResponseSize, limits.maximumResponseSize)` bytes with
     /// `URLError(.dataLengthExceedsMaximum)`, and the whole answer must arrive within
     /// `min(timeout, limits.deadline)` seconds or the request fails with `URLError(.timedOut)`.
@@ -116,13 +116,16 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         return (answer.body, Self.urlResponse(answer.head, url: url))
     }
 
-    /// The answer as `data(for:limits:)` gives it, except that a 2xx from the request's own URL
-    /// comes as its status and body alone, without an `HTTPURLResponse` (see `TransportAnswer`).
-    package func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer {
+    /// The answer to `request`, as `data(for:limits:)` gets it, handed to the client as its
+    /// status, its headers (as AsyncHTTPClient read them: no `HTTPURLResponse` is made) and its
+    /// body, with the URL that gave it when a redirect within the origin was followed.
+    public func response(for request: URLRequest, limits: IPDataTransportLimits) async throws
+        -> IPDataTransportResponse
+    {
         let (answer, url) = try await exchange(request, limits: limits)
-        let status = Int(answer.head.status.code)
-        if (200..<300).contains(status), url == request.url { return .success(status: status, body: answer.body) }
-        return .response(answer.body, Self.urlResponse(answer.head, url: url))
+        return IPDataTransportResponse(
+            statusCode: Int(answer.head.status.code), headers: Array(answer.head.headers), body: answer.body,
+            url: url == request.url ? nil : url)
     }
 
     /// The answer to `request`, and the URL that gave it: a `GET` whose connection is lost before

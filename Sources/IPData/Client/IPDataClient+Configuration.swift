@@ -120,13 +120,14 @@ extension IPDataClient {
             Connection(box: Box(kind: .transport(transport)))
         }
 
-        /// The transport this connection stands for, made new for an owned session, and the
-        /// requests in flight on it: at most `maximumConcurrentRequests`; over a session that is
-        /// not the client's own, at most the connections it opens a host until its answers show
-        /// HTTP/2 (see `URLSessionTransport.concurrentRequests` and `ConnectionProtocolWatch`).
+        /// The transport this connection stands for, made new for an owned session; the
+        /// requests in flight on it: at most `maximumConcurrentRequests`, and over a session that
+        /// is not the client's own, at most the connections it opens a host until its answers
+        /// show HTTP/2 (see `URLSessionTransport.concurrentRequests` and
+        /// `ConnectionProtocolWatch`); and the deadline of a client that sets none.
         func makeTransport(
-            limits: URLSessionTransport.Limits, maximumConcurrentRequests: Int
-        ) -> (transport: any IPDataTransport, slots: RequestSlots) {
+            maximumConcurrentRequests: Int
+        ) -> (transport: any IPDataTransport, slots: RequestSlots, defaultDeadline: TimeInterval) {
             let wanted = max(1, maximumConcurrentRequests)
             switch box.kind {
             case .session(let session):
@@ -136,13 +137,18 @@ extension IPDataClient {
                     wanted > connections
                     ? ConnectionProtocolWatch(slots: slots, connectionLimit: connections, multiplexedLimit: wanted)
                     : nil
-                return (URLSessionTransport(session: session, limits: limits, protocolWatch: watch), slots)
+                return (
+                    URLSessionTransport(session: session, protocolWatch: watch), slots,
+                    URLSessionTransport.defaultDeadline(for: session.configuration)
+                )
             case .owned(let configuration):
-                let transport = URLSessionTransport(
-                    configuration: configuration, limits: limits, concurrentRequests: wanted)
-                return (transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)))
+                let transport = URLSessionTransport(configuration: configuration, concurrentRequests: wanted)
+                return (
+                    transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)),
+                    URLSessionTransport.defaultDeadline(for: configuration)
+                )
             case .transport(let transport):
-                return (transport, RequestSlots(limit: wanted))
+                return (transport, RequestSlots(limit: wanted), IPDataTransportLimits.ownTransport.deadline)
             }
         }
     }

@@ -43,9 +43,8 @@ public final class IPDataClient: Sendable {
     /// The requests in flight, at most `Configuration.maximumConcurrentRequests` (fewer over an
     /// HTTP/1.1 session that opens fewer connections a host).
     let slots: RequestSlots
-    /// The deadline and the largest answer, for a transport that is not URLSession's (whose
-    /// transport enforces its own as the answer arrives).
-    let limits: TransferWatch.Limits
+    /// The deadline and the largest answer, which the transport is given with every request.
+    let limits: IPDataTransportLimits
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
@@ -74,13 +73,11 @@ public final class IPDataClient: Sendable {
 
     init(apiKey: String, configuration: Configuration, clock: RetryClock) {
         self.requestBase = Endpoint.RequestBase(baseURL: configuration.baseURL, apiKey: apiKey)
-        let limits = URLSessionTransport.Limits(
-            deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
-        let (transport, slots) = configuration.connection.makeTransport(
-            limits: limits, maximumConcurrentRequests: configuration.maximumConcurrentRequests)
+        let (transport, slots, defaultDeadline) = configuration.connection.makeTransport(
+            maximumConcurrentRequests: configuration.maximumConcurrentRequests)
         self.transport = transport
-        self.limits = TransferWatch.Limits(
-            deadline: configuration.deadline ?? 60, maximumBytes: Int64(configuration.maximumResponseSize))
+        self.limits = IPDataTransportLimits(
+            deadline: configuration.deadline ?? defaultDeadline, maximumResponseSize: configuration.maximumResponseSize)
         self.redaction = KeyRedaction(apiKey: apiKey)
         self.cacheStore = configuration.cacheStore
         // A LookupCache given as the store alone is read in place, as `cache` is, without a suspension.
@@ -426,32 +423,27 @@ public final class IPDataClient: Sendable {
             sent += 1
             do {
                 try await waitOutRateLimitHold(watch, attempt: sent)
-                let body: Data
-                let response: URLResponse
-                let exchange = watch.map { ObservedRequest($0, request, endpoint, attempt: sent, redaction: redaction) }
-                switch try await sendWithinTheLimit(request, exchange) {
-                case .success(_, let data): return data  // a 2xx from the request's own URL
-                case .response(let data, let answer): (body, response) = (data, answer)
-                }
+                let observed = watch.map { ObservedRequest($0, request, endpoint, attempt: sent, redaction: redaction) }
+                let answer = try await exchange(request, observed)
                 // Compared as URLs first: parsing two origins costs more than the rest of the check.
-                if let answered = response.url, answered != request.url, let asked = Origin(request.url),
+                if let answered = answer.url, answered != request.url, let asked = Origin(request.url),
                     Origin(answered) != asked
                 {
                     throw Self.answerFromAnotherOrigin(answered)
                 }
-                let http = response as? HTTPURLResponse
-                guard let http, !(200..<300).contains(http.statusCode) else {
-                    return try APIResponse.successBody(body, response, redaction: redaction)
-                }
-                let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
+                let status = answer.statusCode
+                if (200..<300).contains(status) { return answer.body }
+                let retryAfter = answer.value(forHTTPHeaderField: "Retry-After").flatMap {
                     RetryAfter.seconds($0, now: Date())
                 }
                 let wait = retryPolicy.delay(
-                    after: .answered(status: http.statusCode, retryAfter: retryAfter), attempt: attempt,
+                    after: .answered(status: status, retryAfter: retryAfter), attempt: attempt,
                     elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
-                if http.statusCode == 429 { holdForRateLimit(retryAfter ?? wait) }
-                guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
-                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .answered(statusCode: http.statusCode))
+                if status == 429 { holdForRateLimit(retryAfter ?? wait) }
+                guard let wait else {
+                    throw APIResponse.error(of: answer, to: request.url, redaction: redaction)
+                }
+                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .answered(statusCode: status))
                 try await pause(wait)
             } catch let error as URLError {
                 // A bulk request whose connection was lost: resent once at once, as the SDK always has.
@@ -496,9 +488,10 @@ public final class IPDataClient: Sendable {
         try await pause(wait)
     }
 
-    /// Sends one request once a slot is free (see `RequestSlots`); `exchange` hears of its start and end.
-    private func sendWithinTheLimit(_ request: URLRequest, _ exchange: ObservedRequest?) async throws
-        -> TransportAnswer
+    /// The transport's answer to `request`, sent once a slot is free (see `RequestSlots`) and
+    /// held to the largest answer; `observed` hears of its start and end.
+    private func exchange(_ request: URLRequest, _ observed: ObservedRequest?) async throws
+        -> IPDataTransportResponse
     {
         do {
             try await slots.acquire()
@@ -506,81 +499,37 @@ public final class IPDataClient: Sendable {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        guard let exchange else { return try await transportAnswer(for: request) }
-        exchange.started()
+        guard let observed else { return try await checkedResponse(to: request) }
+        observed.started()
         let start = clock.now()
-        let answer: TransportAnswer
         do {
-            answer = try await transportAnswer(for: request)
+            let answer = try await checkedResponse(to: request)
+            observed.ended(
+                IPDataRequestOutcome(
+                    statusCode: answer.statusCode, failure: nil, duration: max(0, clock.now() - start),
+                    bytesReceived: answer.body.count, retryAfter: answer.value(forHTTPHeaderField: "Retry-After")))
+            return answer
         } catch {
             let failure = error as? IPDataError ?? redaction.networkError(error)
             var reachedServer = true
             if case .networkError(let error as URLError) = failure {
                 reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
             }
-            exchange.ended(
+            observed.ended(
                 IPDataRequestOutcome(
                     statusCode: nil, failure: failure, duration: max(0, clock.now() - start), bytesReceived: 0,
                     mayHaveReachedTheServer: reachedServer))
             throw error
         }
-        let outcome: IPDataRequestOutcome
-        switch answer {
-        case .success(let code, let body):
-            outcome = IPDataRequestOutcome(
-                statusCode: code, failure: nil, duration: max(0, clock.now() - start), bytesReceived: body.count)
-        case .response(let body, let response):
-            let http = response as? HTTPURLResponse
-            outcome = IPDataRequestOutcome(
-                statusCode: http?.statusCode, failure: nil, duration: max(0, clock.now() - start),
-                bytesReceived: body.count, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"))
-        }
-        exchange.ended(outcome)
-        return answer
     }
 
-    /// The transport's answer to `request`, held to the limits: by URLSession's transport and
-    /// by a `LimitEnforcingTransport` themselves, by the client's watch around any other
-    /// transport, which is told them (`IPDataTransport.data(for:limits:)`).
-    private func transportAnswer(for request: URLRequest) async throws -> TransportAnswer {
-        let answer: (Data, URLResponse)
-        if transport is URLSessionTransport {
-            answer = try await transport.data(for: request)
-        } else {
-            let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
-            if let enforcing = transport as? any LimitEnforcingTransport {
-                return try await enforcing.answer(to: request, limits: told)
-            }
-            answer = try await withinLimits { try await self.transport.data(for: request, limits: told) }
+    /// The transport's answer to `request`, refused when it is larger than the limit (which
+    /// every transport of this package stops as it arrives).
+    private func checkedResponse(to request: URLRequest) async throws -> IPDataTransportResponse {
+        let answer = try await transport.response(for: request, limits: limits)
+        guard answer.body.count <= limits.maximumResponseSize else {
+            throw IPDataTransportLimits.tooLargeError(limits.maximumResponseSize)
         }
-        return .response(answer.0, answer.1)
-    }
-
-    /// A transport of the caller's, held to the deadline and the largest answer: the call is
-    /// cancelled at the deadline (by the one `TransferWatch`), and an answer over the limit is
-    /// refused once it has arrived.
-    private func withinLimits(
-        _ send: @escaping @Sendable () async throws -> (Data, URLResponse)
-    ) async throws -> (Data, URLResponse) {
-        let limits = self.limits
-        let work = Task { try await send() }
-        let stopped = Locked<TransferWatch.Stop?>(nil)
-        let watch = TransferWatch.shared.watch(
-            limits: limits, cancel: { work.cancel() }, stop: { stop in stopped.withLock { $0 = stop } })
-        defer { TransferWatch.shared.end(watch) }
-        let answer: (Data, URLResponse)
-        do {
-            answer = try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-        } catch {
-            if let stop = stopped.withLock({ $0 }) { throw stop.error }
-            throw error
-        }
-        if let stop = stopped.withLock({ $0 }) { throw stop.error }
-        if Int64(answer.0.count) > limits.maximumBytes { throw TransferWatch.Stop.tooLarge(limits.maximumBytes).error }
         return answer
     }
 
