@@ -56,7 +56,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// be spread over the group: measured with 16 in flight on two loops, within the rounds'
     /// spread. Nil, and the choice left to AsyncHTTPClient, for a group that does not list the
     /// loop it hands out, which AsyncHTTPClient would refuse.
-    package let eventLoop: (any EventLoop)?
+    let eventLoop: (any EventLoop)?
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
     /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
@@ -155,12 +155,11 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         }
     }
 
-    /// Where a redirect answer points, when that is within the origin (`Origin`: scheme, host and
-    /// port) of the URL it answered.
+    /// Where a redirect answer points, when that is within the origin (scheme, host and port) of
+    /// the URL it answered.
     static func redirectWithinTheOrigin(_ head: HTTPResponseHead, from: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(head.status.code), let origin = Origin(from),
-            let location = head.headers.first(name: "Location"),
-            let target = URL(string: location, relativeTo: from)?.absoluteURL, Origin(target) == origin
+        guard [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "Location"),
+            let target = URL(string: location, relativeTo: from)?.absoluteURL, hasSameOrigin(target, as: from)
         else { return nil }
         return target
     }
@@ -195,7 +194,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
             // Not all of the answer came in time: say whose limit it was, in the client's words.
             throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
-            throw Self.urlError(for: error, redaction: Self.redaction(for: request), server: Origin(url)?.text)
+            throw Self.urlError(for: error, redaction: Self.redaction(for: request), server: Self.originText(of: url))
         }
     }
 

@@ -23,11 +23,12 @@ import FoundationNetworking
 ///
 /// Any other public address answers with the `residential` sample, its `ip` replaced; private and
 /// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors,
-/// in the API's words: the sandbox reads each request with the client's own table of the API's
-/// calls, and answers with the client's own copy of the API's messages. The JSON the sandbox
+/// in the API's words: the sandbox reads each request as the API does, by the client's own rules
+/// for addresses and ASNs (`IPAddress`, `ASNumber`), and answers with the client's own copy of the
+/// API's messages (`APIMessage`). The JSON the sandbox
 /// writes itself (a `fields` selection, a bulk answer, an object field) has its keys sorted, so
 /// every run gets the same bytes.
-public final class IPDataSandbox: IPDataTransport, Sendable {
+public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     /// A request a client sent to the sandbox.
     public struct Request: Sendable, Equatable {
         /// `GET` or `POST`.
@@ -47,7 +48,9 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         var requests: [Request] = []
     }
 
-    private let state = Locked(State())
+    // @unchecked Sendable (the class): `state`, its one mutable property, is only used under `lock`.
+    private let lock = NSLock()
+    private var state = State()
 
     /// A sandbox answering `scenarios` (by default every address scenario).
     public init(scenarios: [IPDataScenario] = IPDataScenario.addresses) {
@@ -111,12 +114,12 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         // Split before decoding, as a server does: an encoded `/` (`%2F`) is part of a segment.
         let encodedPath = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? path
         let segments = encodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let fields = Endpoint.fields(in: url)
+        let fields = APICall.fields(in: url)
         let method = request.httpMethod ?? "GET"
-        let call: Endpoint?
+        let call: APICall?
         let refusal: IPDataError?
         do {
-            (call, refusal) = (try Endpoint(method: method, pathSegments: segments, body: request.httpBody), nil)
+            (call, refusal) = (try APICall(method: method, pathSegments: segments, body: request.httpBody), nil)
         } catch {
             (call, refusal) = (nil, error as? IPDataError)
         }
@@ -212,13 +215,15 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
     // MARK: - Helpers
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock(body)
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 
     /// The key of a registered answer: an address in its canonical form (`2001:DB8::1` and
     /// `2001:db8:0:0:0:0:0:1` are one), an ASN as its path (`as15169` is `AS15169`), else the text.
     private static func key(_ text: String) -> String {
-        IPAddress.canonical(text) ?? ASNumber.pathSegment(text) ?? text.lowercased()
+        IPAddress(text)?.description ?? ASNumber.pathSegment(text) ?? text.lowercased()
     }
 
     /// Only the top-level keys in `fields`, as `fields=` does; everything when `fields` is nil.

@@ -98,6 +98,24 @@ extension IPDataTransport {
     }
 }
 
+extension IPDataTransport {
+    /// Whether `url` has the origin of `other` (RFC 6454): the same scheme, host and port, with
+    /// a scheme's default port filled in, so that `https://api.ipdata.co` and
+    /// `https://API.ipdata.co:443/x` have one. A transport follows a redirect only within the
+    /// request's origin, so that the key never leaves it. False when either has no host.
+    public static func hasSameOrigin(_ url: URL, as other: URL) -> Bool {
+        guard let origin = Origin(url) else { return false }
+        return Origin(other) == origin
+    }
+
+    /// The origin of `url` as text, `scheme://host:port`, to name a server in a message: it
+    /// carries neither the path nor the query, where the key travels. Nil when `url` has no host
+    /// or no known port.
+    public static func originText(of url: URL) -> String? {
+        Origin(url)?.text
+    }
+}
+
 /// What the default implementations of `IPDataTransport` hand each other within one request: the
 /// limits given, and the transport whose `response(for:limits:)` default started the chain.
 struct TransportDefaults: Sendable {
