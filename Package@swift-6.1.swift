@@ -75,7 +75,10 @@ let package = Package(
         // The `ipdata` command-line tool: Foundation, IPData, and IPDataTesting for --sandbox.
         // Named ipdata-cli (module ipdata_cli, folder Sources/ipdata-cli) so that neither a module nor a
         // folder differs from IPData by case alone: macOS file systems ignore case.
-        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting"]),
+        .executableTarget(name: "ipdata-cli", dependencies: ["IPData", "IPDataTesting", "IPDataLibC"]),
+        // The C library (Glibc, Musl or Darwin) for the targets that call it, the CLI and tests:
+        // `import IPDataLibC`. No library product depends on it, so it never reaches an app.
+        .target(name: "IPDataLibC"),
         // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
         .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
         // Every Swift sample in the DocC catalogs: compiled here, and the test samples run in
@@ -110,7 +113,9 @@ let package = Package(
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
             ]),
-        .testTarget(name: "IPDataTests", dependencies: ["IPData", "IPDataTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "IPDataTests", dependencies: ["IPData", "IPDataLibC", "IPDataTestSupport"],
+            resources: [.copy("Fixtures")]),
         // Against the local HTTPS + HTTP/2 stand-in in TestServer/ (started by .ci/run).
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
         // AsyncHTTPClientTransport without a server (needs the AsyncHTTPClient trait; without it the
@@ -128,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "IPDataValkeyTests",
             dependencies: [
-                "IPData", "IPDataValkey", "IPDataTestSupport",
+                "IPData", "IPDataValkey", "IPDataLibC", "IPDataTestSupport",
                 .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Valkey"])),
             ]),
@@ -138,7 +143,7 @@ let package = Package(
             name: "IPDataCLITests",
             dependencies: [
                 .target(name: "ipdata-cli", condition: .when(platforms: [.macOS, .linux])), "IPData", "IPDataTesting",
-                "IPDataTestSupport",
+                "IPDataLibC", "IPDataTestSupport",
             ]),
         // The kit's own tests, written the way an app developer would write theirs.
         .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),

@@ -71,7 +71,7 @@ enum BulkAndScale {
 
     static func cached() -> IPDataClient {
         let cache = LookupCache(maximumEntries: 10_000, timeToLive: 15 * 60)
-        let client = IPDataClient(apiKey: "YOUR_API_KEY", cache: cache)
+        let client = IPDataClient(apiKey: "YOUR_API_KEY", configuration: IPDataClient.Configuration(cache: cache))
         return client
     }
 }

@@ -26,7 +26,15 @@ enum TestingYourApp {
             }
         }
 
-        let client = IPDataClient(apiKey: "YOUR_API_KEY", transport: LoggingTransport(session: .shared))
+        let client = IPDataClient(
+            apiKey: "YOUR_API_KEY",
+            configuration: IPDataClient.Configuration(connection: .transport(LoggingTransport(session: .shared))))
         return client
     }
+}
+
+/// The line under a sign-in from a new place, such as "Mountain View, United States (VPN)".
+func signInPlace(_ info: IPResponse) -> String {
+    let place = [info.city, info.countryName].compactMap { $0 }.joined(separator: ", ")
+    return info.threat?.isVPN == true ? "\(place) (VPN)" : place
 }

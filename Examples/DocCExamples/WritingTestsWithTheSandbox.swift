@@ -8,7 +8,9 @@ import IPDataTesting
 enum WritingTestsWithTheSandbox {
     static func euClient() -> IPDataClient {
         let sandbox = IPDataSandbox()
-        let client = IPDataClient(apiKey: "test", baseURL: IPDataClient.euBaseURL, transport: sandbox)
+        let client = IPDataClient(
+            apiKey: "test",
+            configuration: IPDataClient.Configuration(baseURL: IPDataClient.euBaseURL, connection: .transport(sandbox)))
         return client
     }
 }

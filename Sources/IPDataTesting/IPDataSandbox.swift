@@ -66,7 +66,8 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
 
     /// A client whose every request this sandbox answers.
     public func client(apiKey: String = "sandbox-key", cache: LookupCache? = nil) -> IPDataClient {
-        IPDataClient(apiKey: apiKey, transport: self, cache: cache)
+        IPDataClient(
+            apiKey: apiKey, configuration: IPDataClient.Configuration(connection: .transport(self), cache: cache))
     }
 
     /// Adds a scenario: an address answer, or an error for the requests it is about.

@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// How `ipdata` exits: by the class of what went wrong, so that scripts can tell a bad key from an
 /// exhausted quota from a network failure.

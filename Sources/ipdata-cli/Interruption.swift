@@ -1,11 +1,6 @@
 import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// Ctrl-C (SIGINT) and SIGTERM: the run ends at once, but cleanly. The output is finished as a
 /// run cut short is (`OutputSink.finish()`): a JSON array gets its closing bracket, so what was

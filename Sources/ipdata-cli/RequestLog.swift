@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// `--verbose`: one line on standard error for each request the client sends, as it ends, from
 /// whichever thread ends it: `ipdata: GET https://api.ipdata.co/8.8.8.8?api-key=REDACTED → 200 (12 ms)`.

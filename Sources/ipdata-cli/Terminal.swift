@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// What the tool knows of the terminal it writes to: whether a descriptor is one, and how wide it
 /// is. The table and the progress bar are fitted to that width.
@@ -60,10 +55,11 @@ enum Terminal {
         return Int(size.ws_col)
     }
 
-    #if canImport(Glibc)
-    private static let windowSizeRequest = UInt(TIOCGWINSZ)
-    #else
+    #if canImport(Darwin)
     // `_IOR('t', 104, struct winsize)`: a function-like macro, which Swift does not import.
     private static let windowSizeRequest: UInt = 0x4008_7468
+    #else
+    // Glibc and Musl define it as a number (0x5413 on Linux).
+    private static let windowSizeRequest = UInt(TIOCGWINSZ)
     #endif
 }

@@ -1,5 +1,5 @@
-// The app rules of IPDataTesting.docc/WritingTestsWithTheSandbox.md, which the article's tests
-// (and those of TestingYourApp.md and the Swift Testing sample) check.
+// The app rules of IPDataTesting.docc/WritingTestsWithTheSandbox.md and IPData.docc/TestingYourApp.md,
+// which the articles' tests (and the Swift Testing sample) check.
 import IPData
 
 /// Refuses sign-ups from anonymising networks.
@@ -23,4 +23,10 @@ func userMessage(for error: IPDataError) -> String {
     case .badRequest, .notFound: return "That address cannot be checked"
     case .unexpectedStatus, .decodingFailed: return "Something went wrong"
     }
+}
+
+/// The line under a sign-in from a new place, such as "Mountain View, United States (VPN)".
+func signInPlace(_ info: IPResponse) -> String {
+    let place = [info.city, info.countryName].compactMap { $0 }.joined(separator: ", ")
+    return info.threat?.isVPN == true ? "\(place) (VPN)" : place
 }

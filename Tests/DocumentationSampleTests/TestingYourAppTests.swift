@@ -1,5 +1,5 @@
-// The test sample of IPData.docc/TestingYourApp.md, run as written against the `signUpIsAllowed`
-// of AppRules.swift (the article's own copy of that rule is compiled in Examples/DocCExamples).
+// The test samples of IPData.docc/TestingYourApp.md, run as written against the `signUpIsAllowed`
+// and `signInPlace` of AppRules.swift (the article's own copies are compiled in Examples/DocCExamples).
 import IPData
 import IPDataTesting
 import XCTest
@@ -20,5 +20,14 @@ final class SignUpTests: XCTestCase {
         } catch IPDataError.forbidden {
             // the app shows "try again later"
         }
+    }
+}
+
+/// The models' initialisers, in a test of code that reads an answer.
+final class SignInPlaceTests: XCTestCase {
+    func testAVPNIsNamed() {
+        let info = IPResponse(
+            ip: "8.8.8.8", city: "Mountain View", countryName: "United States", threat: Threat(isVPN: true))
+        XCTAssertEqual(signInPlace(info), "Mountain View, United States (VPN)")
     }
 }

@@ -104,7 +104,9 @@ final class SharedRulesTests: XCTestCase {
             let encoded = URLText.queryValue(key)
             var description = ""
             do {
-                _ = try await IPDataClient(apiKey: key, transport: FailingTransport()).lookup("8.8.8.8")
+                _ = try await IPDataClient(
+                    apiKey: key, configuration: .init(connection: .transport(FailingTransport()))
+                ).lookup("8.8.8.8")
             } catch {
                 description = String(describing: error) + String(reflecting: error)
             }

@@ -2,15 +2,10 @@
 // Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataLibC
 import XCTest
 
 @testable import ipdata_cli
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The terminal width that the table and the progress bar fit: `COLUMNS`, else the terminal's
 /// own size, else 80.

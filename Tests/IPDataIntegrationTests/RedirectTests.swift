@@ -118,7 +118,9 @@ final class RedirectTests: LocalServerTestCase {
     /// The transport reports where its answer came from, so the client refuses one from another
     /// origin and says the key may be gone.
     func testAnAnswerFromAnotherOriginIsRefused() async throws {
-        let client = IPDataClient(apiKey: server.key, baseURL: base("x302"), transport: try followingTransport())
+        let client = IPDataClient(
+            apiKey: server.key,
+            configuration: .init(baseURL: base("x302"), connection: .transport(try followingTransport())))
         let mark = server.mark()
         let error = await failure { try await client.lookup("8.8.8.8") }
         guard case .networkError(let underlying as URLError)? = error else {

@@ -54,18 +54,40 @@ final class ClientConfigurationTests: MockedClientTestCase {
         XCTAssertEqual(client.retryPolicy, .recommended)
     }
 
-    /// The older initialisers are conveniences over the configuration: the same client.
+    /// The contract's initialisers are conveniences over the configuration: the same client.
+    /// (1.1.0's others, now deprecated, are pinned in Compatibility110Tests.)
     func testEveryEarlierInitialiserStandsForAConfiguration() {
         let session = MockURLProtocol.makeSession()
-        let cache = LookupCache()
-        let bySession = IPDataClient(apiKey: "k", baseURL: IPDataClient.euBaseURL, session: session, cache: cache)
+        let bySession = IPDataClient(apiKey: "k", baseURL: IPDataClient.euBaseURL, session: session)
         XCTAssertTrue(bySession.session === session)
         XCTAssertEqual(bySession.baseURL, IPDataClient.euBaseURL)
-        XCTAssertTrue(bySession.cache === cache)
+        XCTAssertNil(bySession.cache)
         XCTAssertEqual(bySession.retryPolicy, .default)
 
         let owned = IPDataClient(apiKey: "k", configuration: URLSessionConfiguration.ephemeral)
         XCTAssertNotNil(owned.ownedSessionDelegate)
         XCTAssertNil(owned.cache)
+    }
+
+    /// `configuration: .init()` is the default `Configuration` (the shared session), not an owned
+    /// session made from `URLSessionConfiguration()`: no sample needs to warn about it.
+    func testABareInitIsTheDefaultConfiguration() {
+        let client = IPDataClient(apiKey: "k", configuration: .init())
+        XCTAssertTrue(client.session === URLSession.shared)
+        XCTAssertNil(client.ownedSessionDelegate)
+        XCTAssertEqual(client.baseURL, IPDataClient.defaultBaseURL)
+        XCTAssertNil(client.cache)
+        XCTAssertEqual(client.retryPolicy, .default)
+    }
+
+    /// The `URLSessionConfiguration` initialiser is still what its own spellings mean.
+    func testAURLSessionConfigurationStillMakesAnOwnedSession() {
+        XCTAssertNotNil(IPDataClient(apiKey: "k", configuration: .ephemeral).ownedSessionDelegate)
+        XCTAssertNotNil(IPDataClient(apiKey: "k", configuration: .default).ownedSessionDelegate)
+        let configuration = URLSessionConfiguration.default
+        configuration.timeoutIntervalForRequest = 7
+        let owned = IPDataClient(apiKey: "k", baseURL: IPDataClient.euBaseURL, configuration: configuration)
+        XCTAssertEqual(owned.session?.configuration.timeoutIntervalForRequest, 7)
+        XCTAssertEqual(owned.baseURL, IPDataClient.euBaseURL)
     }
 }

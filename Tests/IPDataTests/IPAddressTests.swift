@@ -1,10 +1,7 @@
+import IPDataLibC
 import XCTest
 
 @testable import IPData
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One rule for address text on every platform (`IPAddress`), pinned by table, and compared
 /// with glibc's `inet_pton`/`inet_ntop` wherever glibc is there to compare with.

@@ -90,7 +90,7 @@ final class KeySafetyTests: MockedClientTestCase {
     }
 
     func testAnAnswerFromAnotherOriginIsNotUsed() async {
-        let client = IPDataClient(apiKey: "k", transport: RedirectedTransport())
+        let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(RedirectedTransport())))
         let error = await capturedError { try await client.lookup("8.8.8.8") }
         guard case .networkError(let underlying as URLError)? = error else { return XCTFail(String(describing: error)) }
         XCTAssertEqual(underlying.code, .badServerResponse)

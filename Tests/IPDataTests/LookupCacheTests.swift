@@ -81,7 +81,9 @@ final class LookupCacheTests: MockedClientTestCase {
 
     func testACachedLookupSendsNoRequest() async throws {
         MockURLProtocol.respond(body: try Fixture.data(Fixture.ipv6Lookup))
-        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: LookupCache())
+        let client = IPDataClient(
+            apiKey: Self.apiKey,
+            configuration: .init(connection: .session(MockURLProtocol.makeSession()), cache: LookupCache()))
         let first = try await client.lookup("2001:4860:4860::8844")
         let second = try await client.lookup("2001:4860:4860:0:0:0:0:8844")
         XCTAssertEqual(first, second)
@@ -94,7 +96,9 @@ final class LookupCacheTests: MockedClientTestCase {
         MockURLProtocol.respond(body: try Fixture.data(Fixture.googleLookup))
         let clock = ManualClock()
         let cache = LookupCache(maximumEntries: 10, timeToLive: 60, now: { clock.now })
-        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: cache)
+        let client = IPDataClient(
+            apiKey: Self.apiKey, configuration: .init(connection: .session(MockURLProtocol.makeSession()), cache: cache)
+        )
         _ = try await client.lookup("8.8.8.8")
         clock.advance(by: 61)
         _ = try await client.lookup("8.8.8.8")
@@ -103,7 +107,9 @@ final class LookupCacheTests: MockedClientTestCase {
 
     func testBulkLookupReadsAndFillsTheCache() async throws {
         let cache = LookupCache()
-        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: cache)
+        let client = IPDataClient(
+            apiKey: Self.apiKey, configuration: .init(connection: .session(MockURLProtocol.makeSession()), cache: cache)
+        )
         MockURLProtocol.respond(body: try Fixture.data(Fixture.googleLookup))
         _ = try await client.lookup("8.8.8.8")
         MockURLProtocol.respond(
@@ -121,7 +127,9 @@ final class LookupCacheTests: MockedClientTestCase {
 
     func testAFailedLookupIsNotCached() async throws {
         MockURLProtocol.respond(status: 403, body: Data(#"{"message": "quota"}"#.utf8))
-        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: LookupCache())
+        let client = IPDataClient(
+            apiKey: Self.apiKey,
+            configuration: .init(connection: .session(MockURLProtocol.makeSession()), cache: LookupCache()))
         _ = try? await client.lookup("8.8.8.8")
         _ = try? await client.lookup("8.8.8.8")
         XCTAssertEqual(sent.count, 2)

@@ -156,7 +156,9 @@ final class LookupStreamTests: MockedClientTestCase {
 
     func testTheStreamReadsAndFillsTheCache() async throws {
         answerLikeTheAPI()
-        let client = IPDataClient(apiKey: Self.apiKey, session: MockURLProtocol.makeSession(), cache: LookupCache())
+        let client = IPDataClient(
+            apiKey: Self.apiKey,
+            configuration: .init(connection: .session(MockURLProtocol.makeSession()), cache: LookupCache()))
         let ips = addresses(150)
         _ = try await client.lookupAll(ips)
         let requestsAfterFirstRun = sent.count
@@ -167,7 +169,7 @@ final class LookupStreamTests: MockedClientTestCase {
 
     func testStoppingEarlyCancelsTheRequestsInFlight() async throws {
         let transport = HoldingTransport()
-        let client = IPDataClient(apiKey: Self.apiKey, transport: transport)
+        let client = IPDataClient(apiKey: Self.apiKey, configuration: .init(connection: .transport(transport)))
         for try await first in client.lookupStream(addresses(400)) {
             XCTAssertEqual(first.ip, "8.0.0.0")
             break  // three more chunks are waiting at the transport

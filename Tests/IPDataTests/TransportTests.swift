@@ -33,13 +33,15 @@ final class TransportTests: MockedClientTestCase {
 
     func testACustomTransportGetsExactlyTheAPIsHeadersOnEveryPlatform() async throws {
         let lookup = RecordingTransport(body: try Fixture.data(Fixture.googleLookup))
-        _ = try await IPDataClient(apiKey: "k", transport: lookup).lookup("8.8.8.8")
+        _ = try await IPDataClient(apiKey: "k", configuration: .init(connection: .transport(lookup))).lookup("8.8.8.8")
         let get = try XCTUnwrap(lookup.requests.withLock { $0.first })
         XCTAssertEqual(get.httpMethod, "GET")
         XCTAssertEqual(headerNames(get), Set(Self.apiHeaders))
 
         let bulk = RecordingTransport(body: Data(#"[{"ip":"8.8.8.8"}]"#.utf8))
-        _ = try await IPDataClient(apiKey: "k", transport: bulk).bulkLookup(["8.8.8.8"])
+        _ = try await IPDataClient(apiKey: "k", configuration: .init(connection: .transport(bulk))).bulkLookup([
+            "8.8.8.8"
+        ])
         let post = try XCTUnwrap(bulk.requests.withLock { $0.first })
         XCTAssertEqual(post.httpMethod, "POST")
         XCTAssertEqual(headerNames(post), Set(Self.apiHeaders + ["content-type"]))
@@ -69,7 +71,7 @@ final class TransportTests: MockedClientTestCase {
     /// A client over a transport of the caller's uses that transport itself, not a URLSession one.
     func testAClientOverACustomTransportUsesItAsItIs() {
         let transport = RecordingTransport(body: Data())
-        let client = IPDataClient(apiKey: "k", transport: transport)
+        let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(transport)))
         XCTAssertTrue(client.transport as? RecordingTransport === transport)
         XCTAssertFalse(client.transport is URLSessionTransport)
     }

@@ -154,7 +154,7 @@ struct CannedTransport: IPDataTransport {
 func overhead() async throws {
     let body = try Data(contentsOf: URL(fileURLWithPath: required("fixture")))
     let iterations = Int(option("iterations") ?? "50000")!
-    let client = IPDataClient(apiKey: "k", transport: CannedTransport(body: body))
+    let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(CannedTransport(body: body))))
     let ips = addresses(iterations)
     for ip in ips.prefix(1_000) { _ = try await client.lookup(ip) }
     var start = Date()

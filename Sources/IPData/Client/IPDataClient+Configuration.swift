@@ -78,6 +78,17 @@ extension IPDataClient {
             self.deadline = deadline
             self.maximumResponseSize = maximumResponseSize
         }
+
+        /// The configuration with every property at its default: `URLSession.shared`, no cache,
+        /// the default retry policy.
+        ///
+        /// Declared on its own, and not left to the defaults of `init(baseURL:connection:…)`, so
+        /// that `IPDataClient(apiKey: key, configuration: .init())` means this configuration:
+        /// Swift prefers an initialiser that needs no default argument, and would otherwise pick
+        /// `URLSessionConfiguration.init()` and the client's `URLSessionConfiguration` initialiser.
+        public init() {
+            self.init(baseURL: IPDataClient.defaultBaseURL)
+        }
     }
 
     /// What carries a client's HTTP requests.

@@ -122,8 +122,15 @@ public final class IPDataClient: Sendable {
         self.init(apiKey: apiKey, configuration: Configuration(baseURL: baseURL, connection: .session(session)))
     }
 
-    /// Creates a client whose requests go through `transport` instead of URLSession, for
-    /// example the sandbox of the `IPDataTesting` library in your app's tests.
+    /// Creates a client whose requests go through `transport` instead of URLSession.
+    ///
+    /// Deprecated: write `IPDataClient(apiKey:configuration:)` with
+    /// `IPDataClient.Configuration(connection: .transport(transport), cache: cache)`, which means the same.
+    @available(
+        *, deprecated,
+        message:
+            "write IPDataClient(apiKey: apiKey, configuration: IPDataClient.Configuration(baseURL: baseURL, connection: .transport(transport), cache: cache))"
+    )
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, transport: any IPDataTransport,
         cache: LookupCache? = nil
@@ -135,7 +142,13 @@ public final class IPDataClient: Sendable {
 
     /// Creates a client that sends its requests through `session` and keeps answers in `cache`.
     ///
-    /// A lookup whose answer is in the cache, and not expired, sends no request. See `LookupCache`.
+    /// Deprecated: write `IPDataClient(apiKey:configuration:)` with
+    /// `IPDataClient.Configuration(connection: .session(session), cache: cache)`, which means the same.
+    @available(
+        *, deprecated,
+        message:
+            "write IPDataClient(apiKey: apiKey, configuration: IPDataClient.Configuration(baseURL: baseURL, connection: .session(session), cache: cache))"
+    )
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, session: URLSession = .shared, cache: LookupCache
     ) {
@@ -154,7 +167,15 @@ public final class IPDataClient: Sendable {
     }
 
     /// Creates a client with a dedicated `URLSession` made from `configuration` that keeps
-    /// answers in `cache`. See `init(apiKey:baseURL:configuration:)` and `LookupCache`.
+    /// answers in `cache`.
+    ///
+    /// Deprecated: write `IPDataClient(apiKey:configuration:)` with
+    /// `IPDataClient.Configuration(connection: .owned(configuration), cache: cache)`, which means the same.
+    @available(
+        *, deprecated,
+        message:
+            "write IPDataClient(apiKey: apiKey, configuration: IPDataClient.Configuration(baseURL: baseURL, connection: .owned(configuration), cache: cache))"
+    )
     public convenience init(
         apiKey: String, baseURL: URL = IPDataClient.defaultBaseURL, configuration: URLSessionConfiguration,
         cache: LookupCache

@@ -13,6 +13,18 @@ public struct ASN: Codable, LenientModel, Hashable, Sendable {
     /// The kind of network: `isp`, `hosting`, `business` or `education` (`type`).
     public let type: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        asn: String? = nil, name: String? = nil, domain: String? = nil, route: String? = nil, type: String? = nil
+    ) {
+        self.asn = asn
+        self.name = name
+        self.domain = domain
+        self.route = route
+        self.type = type
+    }
+
     enum CodingKeys: String, CodingKey {
         case asn, name, domain, route, type
     }

@@ -33,6 +33,30 @@ public struct ASNDetail: Codable, LenientModel, Hashable, Sendable {
     /// The AS numbers of its peers (`peers`); numbers and strings decode.
     public let peers: [Int]?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        asn: String? = nil, name: String? = nil, domain: String? = nil, usage: String? = nil, numIPs: String? = nil,
+        registry: String? = nil, country: String? = nil, date: String? = nil, status: String? = nil,
+        ipv4Prefixes: [String]? = nil, ipv6Prefixes: [String]? = nil, upstream: [Int]? = nil, downstream: [Int]? = nil,
+        peers: [Int]? = nil
+    ) {
+        self.asn = asn
+        self.name = name
+        self.domain = domain
+        self.usage = usage
+        self.numIPs = numIPs
+        self.registry = registry
+        self.country = country
+        self.date = date
+        self.status = status
+        self.ipv4Prefixes = ipv4Prefixes
+        self.ipv6Prefixes = ipv6Prefixes
+        self.upstream = upstream
+        self.downstream = downstream
+        self.peers = peers
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case asn, name, domain, usage, registry, country, date, status, upstream, downstream, peers
         case numIPs = "num_ips"

@@ -18,6 +18,20 @@ public struct Blocklist: Codable, LenientModel, Hashable, Sendable {
     /// On how many days the address was seen on the list (`days_seen`).
     public let daysSeen: Int?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        name: String? = nil, site: String? = nil, type: String? = nil, firstSeen: String? = nil,
+        lastSeen: String? = nil, daysSeen: Int? = nil
+    ) {
+        self.name = name
+        self.site = site
+        self.type = type
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.daysSeen = daysSeen
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, site, type
         case firstSeen = "first_seen"

@@ -9,6 +9,14 @@ public struct Carrier: Codable, LenientModel, Hashable, Sendable {
     /// The mobile network code, kept as text because leading zeros matter (`mnc`).
     public let mnc: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(name: String? = nil, mcc: String? = nil, mnc: String? = nil) {
+        self.name = name
+        self.mcc = mcc
+        self.mnc = mnc
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, mcc, mnc
     }

@@ -11,6 +11,15 @@ public struct Company: Codable, LenientModel, Hashable, Sendable {
     /// The kind of organisation: `isp`, `hosting`, `business` or `education` (`type`).
     public let type: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(name: String? = nil, domain: String? = nil, network: String? = nil, type: String? = nil) {
+        self.name = name
+        self.domain = domain
+        self.network = network
+        self.type = type
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, domain, network, type
     }

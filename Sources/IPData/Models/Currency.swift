@@ -13,6 +13,18 @@ public struct Currency: Codable, LenientModel, Hashable, Sendable {
     /// The plural name, for example `US dollars` (`plural`).
     public let plural: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        name: String? = nil, code: String? = nil, symbol: String? = nil, native: String? = nil, plural: String? = nil
+    ) {
+        self.name = name
+        self.code = code
+        self.symbol = symbol
+        self.native = native
+        self.plural = plural
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, code, symbol, native, plural
     }

@@ -70,22 +70,57 @@ public struct IPResponse: Codable, LenientModel, Hashable, Sendable {
     /// `127.0.0.1 is a private IP address` (`message`); nil for every address it answered.
     public let message: String?
 
+    /// An answer built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil (or false)
+    /// when left out.
+    public init(
+        ip: String? = nil, isEU: Bool? = nil, isSatellite: Bool = false, isAnycast: Bool = false, city: String? = nil,
+        region: String? = nil, regionCode: String? = nil, regionType: String? = nil, countryName: String? = nil,
+        countryCode: String? = nil, continentName: String? = nil, continentCode: String? = nil, latitude: Double? = nil,
+        longitude: Double? = nil, postal: String? = nil, callingCode: String? = nil, flag: String? = nil,
+        emojiFlag: String? = nil, emojiUnicode: String? = nil, asn: ASN? = nil, company: Company? = nil,
+        carrier: Carrier? = nil, languages: [Language]? = nil, currency: Currency? = nil, timeZone: TimeZoneInfo? = nil,
+        threat: Threat? = nil, count: Int? = nil, message: String? = nil
+    ) {
+        self.ip = ip
+        self.isEU = isEU
+        self.isSatellite = isSatellite
+        self.isAnycast = isAnycast
+        self.city = city
+        self.region = region
+        self.regionCode = regionCode
+        self.regionType = regionType
+        self.countryName = countryName
+        self.countryCode = countryCode
+        self.continentName = continentName
+        self.continentCode = continentCode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.postal = postal
+        self.callingCode = callingCode
+        self.flag = flag
+        self.emojiFlag = emojiFlag
+        self.emojiUnicode = emojiUnicode
+        self.asn = asn
+        self.company = company
+        self.carrier = carrier
+        self.languages = languages
+        self.currency = currency
+        self.timeZone = timeZone
+        self.threat = threat
+        self.count = count
+        self.message = message
+    }
+
     /// The result for an address that got no answer of its own: only `ip` and `message` are set.
     init(rejected ip: String, message: String?) {
-        self.ip = ip
-        self.message = message
-        (isEU, isSatellite, isAnycast) = (nil, false, false)
-        (city, region, regionCode, regionType) = (nil, nil, nil, nil)
-        (countryName, countryCode, continentName, continentCode) = (nil, nil, nil, nil)
-        (latitude, longitude, postal, callingCode) = (nil, nil, nil, nil)
-        (flag, emojiFlag, emojiUnicode) = (nil, nil, nil)
-        (asn, company, carrier, languages, currency, timeZone, threat, count) = (nil, nil, nil, nil, nil, nil, nil, nil)
+        self.init(ip: ip, message: message)
     }
 
     /// The model of an answer kept as the API's bytes and not decoded
     /// (`LookupStreamOptions.keepsJSON`): only `ip` is set.
     init(undecoded ip: String) {
-        self.init(rejected: ip, message: nil)
+        self.init(ip: ip)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -9,6 +9,14 @@ public struct Language: Codable, LenientModel, Hashable, Sendable {
     /// The ISO 639-1 code; older responses omit it (`code`).
     public let code: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(name: String? = nil, native: String? = nil, code: String? = nil) {
+        self.name = name
+        self.native = native
+        self.code = code
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, native, code
     }

@@ -30,6 +30,27 @@ public struct Threat: Codable, LenientModel, Hashable, Sendable {
     /// Reputation scores, 0–100 (`scores`; business plans).
     public let scores: ThreatScores?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        isTor: Bool? = nil, isVPN: Bool? = nil, isICloudRelay: Bool? = nil, isProxy: Bool? = nil,
+        isDatacenter: Bool? = nil, isAnonymous: Bool? = nil, isKnownAttacker: Bool? = nil, isKnownAbuser: Bool? = nil,
+        isThreat: Bool? = nil, isBogon: Bool? = nil, blocklists: [Blocklist]? = nil, scores: ThreatScores? = nil
+    ) {
+        self.isTor = isTor
+        self.isVPN = isVPN
+        self.isICloudRelay = isICloudRelay
+        self.isProxy = isProxy
+        self.isDatacenter = isDatacenter
+        self.isAnonymous = isAnonymous
+        self.isKnownAttacker = isKnownAttacker
+        self.isKnownAbuser = isKnownAbuser
+        self.isThreat = isThreat
+        self.isBogon = isBogon
+        self.blocklists = blocklists
+        self.scores = scores
+    }
+
     enum CodingKeys: String, CodingKey {
         case isTor = "is_tor"
         case isVPN = "is_vpn"

@@ -11,6 +11,15 @@ public struct ThreatScores: Codable, LenientModel, Hashable, Sendable {
     /// How trustworthy the address is, 0–100; higher is better (`trust_score`).
     public let trustScore: Int?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(vpnScore: Int? = nil, proxyScore: Int? = nil, threatScore: Int? = nil, trustScore: Int? = nil) {
+        self.vpnScore = vpnScore
+        self.proxyScore = proxyScore
+        self.threatScore = threatScore
+        self.trustScore = trustScore
+    }
+
     enum CodingKeys: String, CodingKey {
         case vpnScore = "vpn_score"
         case proxyScore = "proxy_score"

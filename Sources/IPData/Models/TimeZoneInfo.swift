@@ -17,6 +17,18 @@ public struct TimeZoneInfo: Codable, LenientModel, Hashable, Sendable {
     /// microseconds, kept as the API sent it (`current_time`).
     public let currentTime: String?
 
+    /// A value built from its parts, for a SwiftUI preview or a test of your own code; values
+    /// the API sends come from decoding instead. Every parameter is its property, nil when left out.
+    public init(
+        name: String? = nil, abbr: String? = nil, offset: String? = nil, isDST: Bool? = nil, currentTime: String? = nil
+    ) {
+        self.name = name
+        self.abbr = abbr
+        self.offset = offset
+        self.isDST = isDST
+        self.currentTime = currentTime
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, abbr, offset
         case isDST = "is_dst"

@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// The answers of earlier runs, on disk, shared by every `ipdata` process of the user: one small
 /// file per entry, in 256 folders by the first two digits of its name, so that a second run over

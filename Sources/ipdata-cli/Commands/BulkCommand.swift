@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// `ipdata bulk [FILE…|-]`: looks up every address of files or standard input, any number of
 /// them, through `client.lookupStream`: bulk requests of up to 100 addresses, `--concurrency` of

@@ -1,14 +1,9 @@
 import Foundation
 import IPData
+import IPDataLibC
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// `ipdata init [KEY]`: checks the API key with one lookup of the caller's own address and

@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// `ipdata enrich FILE|-`: the input as it was, every record and byte of it in order, with the
 /// data of its addresses added: new columns on a CSV or TSV file, a key on each JSON line, a line

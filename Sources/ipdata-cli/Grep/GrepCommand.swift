@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// `ipdata grep [FILE…|-]`: the IPv4 and IPv6 addresses in any text (logs, exports, mail), found
 /// by `AddressScanner`, as lines that hold one (as grep prints) or as the addresses alone (`-o`).

@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// Which CSV column holds the addresses: `--column NAME|N`.
 enum ColumnSelection: Equatable, Sendable {

@@ -1,11 +1,6 @@
 import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// Reads a file, or standard input, one line at a time, holding only a 64 KiB block and the line
 /// being read in memory, and looking at each byte once.

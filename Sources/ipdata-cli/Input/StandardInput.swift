@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// What standard input is connected to.
 enum StandardInput {

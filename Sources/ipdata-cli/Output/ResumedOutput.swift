@@ -1,11 +1,6 @@
 import Foundation
 import IPData
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import IPDataLibC
 
 /// What `ipdata bulk --resume` keeps of an output that an earlier run left, and where it puts it.
 ///

@@ -1,12 +1,7 @@
 import Foundation
 import IPData
+import IPDataLibC
 import IPDataTesting
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `ipdata summarize [FILE…|-]`: the totals, top countries, networks and company types, and
 /// threat counts of a list: addresses, which it looks up (in bulk, as `ipdata bulk`), or the JSON

@@ -1,14 +1,9 @@
 import Foundation
 import IPData
+import IPDataLibC
 import XCTest
 
 @testable import ipdata_cli
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The disk cache's parts: keys, lifetimes on an injected clock, the bound, damaged files, and
 /// writers racing; no timings are asserted.

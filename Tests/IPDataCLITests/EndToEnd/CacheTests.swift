@@ -3,15 +3,10 @@
 #if os(macOS) || os(Linux)
 import Foundation
 import IPData
+import IPDataLibC
 import XCTest
 
 @testable import ipdata_cli
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The cache of answers, across runs of the built binary against the local server: a second run
 /// sends nothing and prints the same bytes. Every run of a test shares one cache folder.

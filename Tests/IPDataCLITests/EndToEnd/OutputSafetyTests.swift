@@ -2,15 +2,10 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataLibC
 import XCTest
 
 @testable import ipdata_cli
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--output` never destroys a file: not an input, not yesterday's results, not on Ctrl-C.
 final class OutputSafetyTests: CommandLineTestCase {

@@ -2,13 +2,8 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataLibC
 import XCTest
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--output` writes what it names as that thing is: a device, a FIFO, a socket or a standard
 /// stream in place, a regular file by replacing it; and it does not follow a symbolic link that

@@ -2,15 +2,10 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import Foundation
+import IPDataLibC
 import XCTest
 
 @testable import ipdata_cli
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `ipdata bulk --resume`: an interrupted run continued, each address answered once, in order.
 /// Against the local server, so that the requests can be counted.

@@ -1,12 +1,7 @@
 #if Valkey
 import Foundation
+import IPDataLibC
 import XCTest
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A real `redis-server` (Debian package `redis-server`, which `.ci/run` installs) that a test
 /// starts on loopback on a free port, with no persistence, and can stop and start again on the

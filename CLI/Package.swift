@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+// The `ipdata` command-line tool's own package: a program, not part of the SDK an app links, so
+// that an app depending on IPData resolves nothing of it. It builds against IPData's public API
+// alone (a path dependency, as a third party's package would), on macOS and Linux.
+//
+// Build and test: swift build --package-path CLI --build-tests; swift test --package-path CLI.
+// Linux needs SQLite's headers (Debian and Ubuntu: apt-get install libsqlite3-dev); macOS has
+// SQLite in its SDK.
+import PackageDescription
+
+let package = Package(
+    name: "IPDataCLI",
+    // The CLI runs on macOS and Linux (Linux needs no platform entry).
+    platforms: [.macOS(.v12)],
+    dependencies: [
+        .package(name: "IPData", path: ".."),
+        // SHA-256 (CryptoKit on Apple platforms, BoringSSL elsewhere). 3.x for Swift 6.0, 4.x for 6.1+.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+    ],
+    targets: [
+        // The system's SQLite on Linux (libsqlite3-dev). Apple platforms import the SDK's SQLite3
+        // module instead, so this target is a dependency on Linux only.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]),
+        // The CLI's disk cache of answers: a `LookupCacheStore` on one SQLite database per user.
+        .target(
+            name: "DiskCache",
+            dependencies: [
+                .product(name: "IPData", package: "IPData"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ]),
+        // The store alone: 10,000 answers of real size stored and read back (release build).
+        .executableTarget(
+            name: "cache-benchmark",
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+        // One of several processes sharing one cache, which DiskCacheTests starts.
+        .executableTarget(
+            name: "cache-race",
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+        .testTarget(
+            name: "DiskCacheTests",
+            dependencies: ["DiskCache", "cache-race", .product(name: "IPData", package: "IPData")]),
+    ]
+)
