@@ -510,7 +510,8 @@ public final class IPDataClient: Sendable {
     }
 
     /// The transport's answer to `request`, sent once a slot is free (see `RequestSlots`) and
-    /// held to the largest answer; `observed` hears of its start and end.
+    /// refused when it is larger than the limit (which every transport of this package stops as
+    /// it arrives); `observed` hears of its start and end.
     private func exchange(_ request: URLRequest, _ observed: ObservedRequest?) async throws
         -> IPDataTransportResponse
     {
@@ -520,17 +521,20 @@ public final class IPDataClient: Sendable {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        guard let observed else { return try await checkedResponse(to: request) }
-        observed.started()
-        let start = clock.now()
+        observed?.started()
+        let start = observed == nil ? 0 : clock.now()
         do {
-            let answer = try await checkedResponse(to: request)
-            observed.ended(
+            let answer = try await transport.response(for: request, limits: limits)
+            guard answer.body.count <= limits.maximumResponseSize else {
+                throw IPDataTransportLimits.tooLargeError(limits.maximumResponseSize)
+            }
+            observed?.ended(
                 IPDataRequestOutcome(
                     statusCode: answer.statusCode, failure: nil, duration: max(0, clock.now() - start),
                     bytesReceived: answer.body.count, retryAfter: answer.value(forHTTPHeaderField: "Retry-After")))
             return answer
         } catch {
+            guard let observed else { throw error }
             let failure = error as? IPDataError ?? redaction.networkError(error)
             var reachedServer = true
             if case .networkError(let error as URLError) = failure {
@@ -542,16 +546,6 @@ public final class IPDataClient: Sendable {
                     mayHaveReachedTheServer: reachedServer))
             throw error
         }
-    }
-
-    /// The transport's answer to `request`, refused when it is larger than the limit (which
-    /// every transport of this package stops as it arrives).
-    private func checkedResponse(to request: URLRequest) async throws -> IPDataTransportResponse {
-        let answer = try await transport.response(for: request, limits: limits)
-        guard answer.body.count <= limits.maximumResponseSize else {
-            throw IPDataTransportLimits.tooLargeError(limits.maximumResponseSize)
-        }
-        return answer
     }
 
     /// A transport that followed a redirect to another origin: its answer is not the API's, and
