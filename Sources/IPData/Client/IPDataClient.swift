@@ -213,12 +213,7 @@ public final class IPDataClient: Sendable {
     /// With a `cache`, a cached answer sends nothing either. Concurrent lookups of the same
     /// address and fields share one request.
     public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
-        try await lookup(ip, fields: fields, willSend: nil)
-    }
-
-    /// `lookup(_:fields:)`, calling `willSend` when a request actually goes out.
-    func lookup(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws -> IPResponse {
-        try await lookupAnswer(ip, fields: fields, willSend: willSend).response
+        try await lookupAnswer(ip, fields: fields, willSend: nil).response
     }
 
     /// `lookup(_:fields:)` with the bytes of the API's answer (nil for a cached answer).
