@@ -59,9 +59,9 @@ extension IPDataClient {
         /// 10 MiB by default, forty times the API's largest answer (a full bulk answer, about
         /// 250 KB).
         public var maximumResponseSize: Int
-        /// Called as each request ends, on any thread, with what it was and how it ended (the
-        /// command-line tool's `--verbose`); nil by default. Package API: apps have no use for it.
-        package var onRequestEnd: (@Sendable (SentRequest) -> Void)?
+        /// What watches the client: each call, request, wait and cache read, for logs, metrics
+        /// and traces (see `IPDataObserver`); none by default.
+        public var observer: (any IPDataObserver)?
 
         /// A configuration; every parameter is described with its property.
         public init(
@@ -131,13 +131,14 @@ extension IPDataClient {
             Connection(box: Box(kind: .transport(transport)))
         }
 
-        /// The transport this connection stands for, made new for an owned session, and the
-        /// requests in flight on it: at most `maximumConcurrentRequests`; over a session that is
-        /// not the client's own, at most the connections it opens a host until its answers show
-        /// HTTP/2 (see `URLSessionTransport.concurrentRequests` and `ConnectionProtocolWatch`).
+        /// The transport this connection stands for, made new for an owned session; the
+        /// requests in flight on it: at most `maximumConcurrentRequests`, and over a session that
+        /// is not the client's own, at most the connections it opens a host until its answers
+        /// show HTTP/2 (see `URLSessionTransport.concurrentRequests` and
+        /// `ConnectionProtocolWatch`); and the deadline of a client that sets none.
         func makeTransport(
-            limits: URLSessionTransport.Limits, maximumConcurrentRequests: Int
-        ) -> (transport: any IPDataTransport, slots: RequestSlots) {
+            maximumConcurrentRequests: Int
+        ) -> (transport: any IPDataTransport, slots: RequestSlots, defaultDeadline: TimeInterval) {
             let wanted = max(1, maximumConcurrentRequests)
             switch box.kind {
             case .session(let session):
@@ -147,13 +148,18 @@ extension IPDataClient {
                     wanted > connections
                     ? ConnectionProtocolWatch(slots: slots, connectionLimit: connections, multiplexedLimit: wanted)
                     : nil
-                return (URLSessionTransport(session: session, limits: limits, protocolWatch: watch), slots)
+                return (
+                    URLSessionTransport(session: session, protocolWatch: watch), slots,
+                    URLSessionTransport.defaultDeadline(for: session.configuration)
+                )
             case .owned(let configuration):
-                let transport = URLSessionTransport(
-                    configuration: configuration, limits: limits, concurrentRequests: wanted)
-                return (transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)))
+                let transport = URLSessionTransport(configuration: configuration, concurrentRequests: wanted)
+                return (
+                    transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)),
+                    URLSessionTransport.defaultDeadline(for: configuration)
+                )
             case .transport(let transport):
-                return (transport, RequestSlots(limit: wanted))
+                return (transport, RequestSlots(limit: wanted), IPDataTransportLimits.ownTransport.deadline)
             }
         }
     }

@@ -22,7 +22,7 @@ enum Platform {
     /// another queue. (There is no `URLSession` extension either: one would shadow the built-in
     /// method for every importer.)
     static func data(
-        for request: URLRequest, session: URLSession, limits: TransferWatch.Limits,
+        for request: URLRequest, session: URLSession, limits: IPDataTransportLimits,
         attach: @escaping @Sendable (URLSessionDataTask) -> Void
     ) async throws -> (Data, URLResponse) {
         let pending = PendingDataTask()
@@ -51,9 +51,9 @@ enum Platform {
     /// piece by piece (see `DelegatedTransfer`), within `limits`; otherwise as `data(for:…)`.
     static func delegatedData(
         for request: URLRequest, session: URLSession, sessionDelegate: OwnedSessionDelegate,
-        limits: TransferWatch.Limits, attach: @escaping @Sendable (URLSessionDataTask) -> Void
+        limits: IPDataTransportLimits, attach: @escaping @Sendable (URLSessionDataTask) -> Void
     ) async throws -> (Data, URLResponse) {
-        let transfer = DelegatedTransfer(maximumBytes: limits.maximumBytes)
+        let transfer = DelegatedTransfer(maximumBytes: Int64(limits.maximumResponseSize))
         let pending = PendingDataTask()
         defer { _ = pending.finish() }
         return try await withTaskCancellationHandler {
@@ -134,7 +134,7 @@ private final class PendingDataTask: Sendable {
     /// Starts `task` under the watch; `onStop` hears why the watch stopped it (by default, the
     /// completion handler's `finish()` does).
     func start(
-        _ task: URLSessionDataTask, limits: TransferWatch.Limits,
+        _ task: URLSessionDataTask, limits: IPDataTransportLimits,
         onStop: (@Sendable (TransferWatch.Stop) -> Void)? = nil
     ) {
         let watch = TransferWatch.shared.watch(task, limits: limits) { [self] stop in

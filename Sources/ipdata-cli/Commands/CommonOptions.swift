@@ -156,7 +156,7 @@ struct CommonOptions {
         if isSandbox {
             console.note("sandbox: sample data, not live")
             var configuration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
-            configuration.onRequestEnd = requestObserver(console)
+            configuration.observer = SentRequestObserver(record: requestObserver(console))
             return (IPDataClient(apiKey: "sandbox-key", configuration: configuration), .sandbox)
         }
         let key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
@@ -175,7 +175,7 @@ struct CommonOptions {
         var clientConfiguration = IPDataClient.Configuration(
             baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
             deadline: TimeInterval(timeoutSeconds))
-        clientConfiguration.onRequestEnd = requestObserver(console)
+        clientConfiguration.observer = SentRequestObserver(record: requestObserver(console))
         return (IPDataClient(apiKey: key, configuration: clientConfiguration), .api(baseURL: baseURL, key: key))
     }
 
