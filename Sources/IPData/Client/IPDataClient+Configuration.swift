@@ -109,17 +109,25 @@ extension IPDataClient {
         let box: Box
 
         /// `URLSession.shared`, whose connection pool the whole process shares.
+        ///
+        /// On Linux the client cannot bound the memory of an answer through it: the session
+        /// hands a body over only once it is complete, so an endless one grows until the
+        /// `deadline`. Against servers you do not trust there, use `owned(_:)`.
         public static let shared = Connection(box: Box(kind: .session(.shared)))
 
         /// Your session, which the client uses as it is and never invalidates.
+        ///
+        /// On Linux, as with `shared`, an answer's memory is bounded only by the `deadline`; an
+        /// `owned(_:)` session stops an answer past `maximumResponseSize` as it arrives.
         public static func session(_ session: URLSession) -> Connection {
             Connection(box: Box(kind: .session(session)))
         }
 
         /// A session of the client's own, made once from a copy of `configuration` and
         /// invalidated when the client is released. It has no `URLCache` (every request URL
-        /// carries the key), and on Linux it refuses HTTP authentication challenges, which would
-        /// otherwise leave a request waiting.
+        /// carries the key), it stops an answer past `maximumResponseSize` as it arrives, however
+        /// fast the server sends, and on Linux it refuses HTTP authentication challenges, which
+        /// would otherwise leave a request waiting.
         public static func owned(_ configuration: URLSessionConfiguration) -> Connection {
             // `copy()` of a URLSessionConfiguration is always a URLSessionConfiguration.
             let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration

@@ -163,7 +163,7 @@ final class TransferWatch: Sendable {
 
     /// A URLSession task, which is thread-safe but not declared `Sendable` on every platform.
     // @unchecked Sendable: URLSessionTask's methods and properties are safe from any thread.
-    private struct UncheckedTask: @unchecked Sendable {
+    struct UncheckedTask: @unchecked Sendable {
         let task: URLSessionTask
     }
 }

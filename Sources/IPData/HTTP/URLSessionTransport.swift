@@ -51,7 +51,8 @@ final class URLSessionTransport: IPDataTransport {
         let delegate = OwnedSessionDelegate()
         let owned = Platform.ownedSessionConfiguration(configuration)
         owned.httpMaximumConnectionsPerHost = max(owned.httpMaximumConnectionsPerHost, concurrentRequests)
-        self.session = URLSession(configuration: owned, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(
+            configuration: owned, delegate: delegate, delegateQueue: Platform.ownedSessionDelegateQueue())
         self.ownedSessionDelegate = delegate
         self.concurrentRequests = max(1, owned.httpMaximumConnectionsPerHost)
         self.protocolWatch = nil
@@ -101,8 +102,11 @@ final class URLSessionTransport: IPDataTransport {
         }
         do {
             if let owned {
-                return try await Platform.delegatedData(
-                    for: request, session: session, sessionDelegate: owned, limits: limits, attach: attach)
+                return try await Platform.delegatedData(for: request, session: session, limits: limits) {
+                    task, transfer in
+                    owned.track(task, transfer)
+                    attach(task)
+                }
             }
             let answer = try await Platform.data(for: request, session: session, limits: limits, attach: attach)
             protocolWatch?.observe(answer.1)
