@@ -22,11 +22,8 @@ let package = Package(
         // The C library (Glibc, Musl or Darwin) for the targets that call it, the CLI and tests:
         // `import IPDataLibC`. No library product depends on it, so it never reaches an app.
         .target(name: "IPDataLibC"),
-        // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
-        .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
-        // Every Swift sample in the DocC catalogs: compiled here, and the test samples run in
-        // DocumentationSampleTests.
-        .target(name: "DocCExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/DocCExamples"),
+        // The DocC articles' test samples, run (scripts/check-samples.sh type-checks every sample of
+        // README.md and the articles as printed, against the built modules).
         .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
         .testTarget(
             name: "IPDataTests", dependencies: ["IPData", "IPDataLibC", "IPDataTestSupport"],

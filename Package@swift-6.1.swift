@@ -3,7 +3,7 @@
 // step; scripts/check-manifests.sh checks it) plus the `AsyncHTTPClient`, `Hummingbird` and
 // `Valkey` package traits, off by default. Only with a trait on does SwiftPM fetch its dependency
 // (async-http-client, hummingbird, valkey-swift) and build its product's code
-// (IPDataAsyncHTTPClient, IPDataHummingbird and the samples in TraitExamples, IPDataValkey);
+// (IPDataAsyncHTTPClient, IPDataHummingbird, IPDataValkey);
 // without it that target builds empty.
 import PackageDescription
 
@@ -79,24 +79,9 @@ let package = Package(
         // The C library (Glibc, Musl or Darwin) for the targets that call it, the CLI and tests:
         // `import IPDataLibC`. No library product depends on it, so it never reaches an app.
         .target(name: "IPDataLibC"),
-        // Every Swift sample in README.md, compiled (never run) so the documentation cannot rot.
-        .target(name: "ReadmeExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/ReadmeExamples"),
-        // Every Swift sample in the DocC catalogs: compiled here, and the test samples run in
-        // DocumentationSampleTests.
-        .target(name: "DocCExamples", dependencies: ["IPData", "IPDataTesting"], path: "Examples/DocCExamples"),
+        // The DocC articles' test samples, run (scripts/check-samples.sh type-checks every sample of
+        // README.md and the articles as printed, against the built modules).
         .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
-        // The samples that need a trait, compiled only with it: the IPDataAsyncHTTPClient catalog's
-        // and the README's AsyncHTTPClient ones (AsyncHTTPClient), its Hummingbird app (both traits).
-        .target(
-            name: "TraitExamples",
-            dependencies: [
-                "IPData", "IPDataAsyncHTTPClient", "IPDataHummingbird",
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client",
-                    condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-            ],
-            path: "Examples/TraitExamples"),
         .target(
             name: "IPDataHummingbird",
             dependencies: [

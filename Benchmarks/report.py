@@ -62,19 +62,25 @@ def main(path):
     w = out.append
     w("# Benchmarks")
     w("")
-    w("Produced by **`Benchmarks/run.sh`** (release builds, one run, every client side by side against")
-    w("the same local server: `TestServer/`, nginx with TLS 1.3 and HTTP/2 in front of a Python backend,")
-    w("on 127.0.0.1). Figures are medians of "
-      f"{meta.get('repeat', '?')} runs, min–max in brackets. Regenerate with `Benchmarks/run.sh`.")
+    w("One table per benchmark, each under the command that produced it and its date; the analysis")
+    w("follows the tables, in the same order. The package's documentation keeps no figures: they are")
+    w("here. The first five tables are written by **`Benchmarks/run.sh`** (through")
+    w("`Benchmarks/report.py`); the rest of the file is `Benchmarks/ANALYSIS.md`, kept by hand, which")
+    w("the script appends.")
     w("")
-    w(f"Machine: {meta.get('cores', '?')} cores shared by client, nginx and backend; load average "
-      f"{meta.get('loadavg_1m_before', '?')} before the run; {meta.get('time', '')}. "
+    w("`Benchmarks/run.sh` runs release builds, every client side by side against the same local")
+    w("server: `TestServer/`, nginx with TLS 1.3 and HTTP/2 in front of a Python backend, on 127.0.0.1.")
+    w(f"Figures are medians of {meta.get('repeat', '?')} runs, min–max in brackets. Machine: "
+      f"{meta.get('cores', '?')} cores shared by client, nginx and backend; load average "
+      f"{meta.get('loadavg_1m_before', '?')} before the run. "
       f"{meta.get('nginx', '')}; {(meta.get('curl') or '').split(' (')[0]}; Swift 6.3.1; Python SDK `ipdata` 4.0.9.")
-    w("")
     w("Columns: rate; wall seconds; client CPU milliseconds per request (or per address, for bulk);")
     w("peak RSS of the client process; TCP connections the server saw.")
     w("")
+    when = f"`Benchmarks/run.sh`, {meta.get('time', '?')}."
     w("## Single lookups")
+    w("")
+    w(when)
     w("")
     w("| client | requests/s | seconds | CPU ms/req | peak RSS MB | conns |")
     w("|---|---|---|---|---|---|")
@@ -93,6 +99,8 @@ def main(path):
     w("")
     w("## Enriching a list (bulk requests of 100)")
     w("")
+    w(when)
+    w("")
     w("| client | addresses/s | seconds | CPU ms/address | peak RSS MB | conns |")
     w("|---|---|---|---|---|---|")
     for name in [
@@ -106,6 +114,8 @@ def main(path):
     w("")
     w("## Decoding one lookup object (1.6 KB, 20,000 times)")
     w("")
+    w(when)
+    w("")
     w("| decoder | µs per decode |")
     w("|---|---|")
     for name in ["decode: IPResponse through JSONDecoder", "decode: plain Codable struct", "decode: JSONSerialization"]:
@@ -118,6 +128,8 @@ def main(path):
         sdk, plain = med(recs, "microseconds_per_lookup"), med(recs, "plain_request_and_decode_microseconds")
         w("")
         w("## The SDK's own work per lookup (no network)")
+        w("")
+        w(when)
         w("")
         w("`client.lookup` through a transport that answers at once with the same 1.6 KB body, against")
         w("building a plain `URLRequest` and decoding the body into a plain `Codable` struct (50,000 lookups")
@@ -161,6 +173,8 @@ def main(path):
         return "met" if ok else "**not met**"
 
     w("## Against the targets")
+    w("")
+    w(when + " The ratios of the tables above.")
     w("")
     w("| target | measured | |")
     w("|---|---|---|")

@@ -15,7 +15,7 @@
 # target's dependency on AsyncHTTPClient under that trait, and IPDataIntegrationTests' dependency
 # on IPDataAsyncHTTPClient under it (added after the package, so that the target's line stays);
 # the `Hummingbird` trait, the hummingbird dependency, the IPDataHummingbird product, target and
-# test target, and the TraitExamples target that use it under that trait; and likewise the
+# test target that use it under that trait; and likewise the
 # `Valkey` trait, the valkey-swift dependency, the IPDataValkey product and target, and its
 # dependency on Valkey under that trait. (Checked when the file exists or is named: the two-file
 # form checks the first two only.)
@@ -61,7 +61,6 @@ for needed in \
     '.target(name: "IPDataAsyncHTTPClient" condition: .when(traits: ["AsyncHTTPClient"]))' \
     '.trait(name: "Hummingbird"' \
     '.package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: [])' \
-    '.target( name: "TraitExamples"' \
     '.library(name: "IPDataHummingbird", targets: ["IPDataHummingbird"])' \
     '.target( name: "IPDataHummingbird"' \
     '.testTarget( name: "IPDataHummingbirdTests"' \

@@ -1,5 +1,5 @@
 // The test samples of IPData.docc/TestingYourApp.md, run as written against the `signUpIsAllowed`
-// and `signInPlace` of AppRules.swift (the article's own copies are compiled in Examples/DocCExamples).
+// and `signInPlace` of AppRules.swift (the article's own copies are type-checked by scripts/check-samples.sh).
 import IPData
 import IPDataTesting
 import XCTest

@@ -1,6 +1,6 @@
 // The test samples of IPDataTesting.docc/WritingTestsWithTheSandbox.md, run as written; the
-// rules they test are in AppRules.swift. `DocumentationSamplesTests` (in IPDataTests) fails when a
-// sample is not found, line for line, here or in Examples/DocCExamples.
+// rules they test are in AppRules.swift. The article's own copies are type-checked as printed by
+// scripts/check-samples.sh.
 import Foundation
 import IPData
 import IPDataTesting

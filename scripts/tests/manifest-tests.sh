@@ -40,7 +40,7 @@ sed -i 's/"IPDataTestSupport"\]),/"IPDataTestSupport", "IPDataTesting"]),/' "$tm
 expect "a dependency added to one manifest only" 1
 
 fresh
-sed -i '/ReadmeExamples/d' "$tmp/a.swift"
+sed -i '/"DocumentationSampleTests"/d' "$tmp/a.swift"
 expect "a target left out of one manifest" 1
 
 fresh
@@ -55,7 +55,7 @@ fresh
 expect3 "the Swift 6.1 manifest is the package plus the trait" 0
 
 fresh
-sed -i '/ReadmeExamples/d' "$tmp/c.swift"
+sed -i '/"DocumentationSampleTests"/d' "$tmp/c.swift"
 expect3 "a target left out of the Swift 6.1 manifest" 1
 
 fresh
