@@ -74,7 +74,7 @@ def profile(client):
                         name, "--base-url", env["IPDATA_TEST_URL_NORMAL"], "--key", env.get("IPDATA_TEST_KEY", "test-key"),
                         "--count", str(count), "--concurrency", str(concurrency)],
                        env=child, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out = subprocess.run(["perf", "script", "-i", data, "-F", "period,dso,sym"], capture_output=True,
+        out = subprocess.run(["perf", "script", "-i", data, "-F", "period,ip,sym,dso"], capture_output=True,
                              text=True).stdout
     totals = collections.Counter()
     for line in out.splitlines():
@@ -84,7 +84,8 @@ def profile(client):
         period = int(parts[0])
         rest = parts[1]
         dso = rest[rest.rfind("(") + 1:rest.rfind(")")] if "(" in rest else "?"
-        symbol = rest[:rest.rfind("(")].strip() if "(" in rest else rest
+        # `ip symbol (dso)`: perf resolves a symbol and its object only with the address asked for.
+        symbol = rest[:rest.rfind("(")].strip().partition(" ")[2] if "(" in rest else rest
         totals[group(dso, symbol)] += period
     # perf's cpu-clock period is in nanoseconds; warm-up (20 lookups) included, a 1 % error.
     return {row: ns / 1000 / count for row, ns in totals.items()}
