@@ -370,6 +370,32 @@ class Handler(BaseHTTPRequestHandler):
             rec["bytes_sent"] = sent
             self._status = 200
             self.close_connection = True
+        elif kind == "flood":
+            # a JSON array that never ends, sent as fast as the socket takes it (1 MiB chunks, no
+            # pause): the attacker's endless body. Only the client hanging up ends it, or 30 s.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("X-Accel-Buffering", "no")
+            self.end_headers()
+            self.connection.settimeout(self.HOSTILE_SECONDS)
+            items = b'{"ip":"8.8.8.8"},' * 61680
+            first = b"%x\r\n[%s\r\n" % (len(items) + 1, items)
+            chunk = b"%x\r\n%s\r\n" % (len(items), items)
+            sent, end = 0, time.monotonic() + self.HOSTILE_SECONDS
+            try:
+                self.connection.sendall(first)
+                while time.monotonic() < end:
+                    self.connection.sendall(chunk)
+                    sent += len(items)
+            except OSError:
+                rec["client_gone"] = True
+            rec["bytes_sent"] = sent
+            self._status = 200
+            self.close_connection = True
+        elif kind == "large":
+            # a whole, well-formed answer of 20 MiB (twice the client's default limit)
+            self._send(200, b"[" + b'{"ip":"8.8.8.8"},' * 1233618 + b'{"ip":"8.8.8.8"}]')
         elif kind == "trickle":
             # a lookup sent one byte every half second (nginx told not to buffer it)
             body = json.dumps({"ip": "8.8.8.8", "city": "x" * 40}).encode()

@@ -34,7 +34,7 @@ import FoundationNetworking
 /// key to wherever a redirect points: give this transport a client made with
 /// `redirectConfiguration: .disallow`. If a client does follow a redirect to another origin,
 /// the answer carries that origin's URL and `IPDataClient` refuses it with `networkError`.
-public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport {
+public struct AsyncHTTPClientTransport: IPDataTransport {
     /// The client that carries the requests.
     public let client: HTTPClient
     /// The most seconds a request may take, from the moment it is sent to the last byte of its
@@ -56,7 +56,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// be spread over the group: measured with 16 in flight on two loops, within the rounds'
     /// spread. Nil, and the choice left to AsyncHTTPClient, for a group that does not list the
     /// loop it hands out, which AsyncHTTPClient would refuse.
-    package let eventLoop: (any EventLoop)?
+    let eventLoop: (any EventLoop)?
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
     /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
@@ -98,8 +98,8 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
     /// Sends `request` through `client` and returns the whole answer, whatever its status, held
     /// to the smaller of each limit: the client's (`limits`) and this transport's own.
     ///
-    /// `IPDataClient` calls this with its `IPDataClient.Configuration.maximumResponseSize` and
-    /// `deadline`, so one value governs both: reading stops past
+    /// `IPDataClient` gives `response(for:limits:)` its `IPDataClient.Configuration.maximumResponseSize`
+    /// and `deadline`, so one value governs both: reading stops past
     /// `min(maximumResponseSize, limits.maximumResponseSize)` bytes with
     /// `URLError(.dataLengthExceedsMaximum)`, and the whole answer must arrive within
     /// `min(timeout, limits.deadline)` seconds or the request fails with `URLError(.timedOut)`.
@@ -116,13 +116,16 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         return (answer.body, Self.urlResponse(answer.head, url: url))
     }
 
-    /// The answer as `data(for:limits:)` gives it, except that a 2xx from the request's own URL
-    /// comes as its status and body alone, without an `HTTPURLResponse` (see `TransportAnswer`).
-    package func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer {
+    /// The answer to `request`, as `data(for:limits:)` gets it, handed to the client as its
+    /// status, its headers (as AsyncHTTPClient read them: no `HTTPURLResponse` is made) and its
+    /// body, with the URL that gave it when a redirect within the origin was followed.
+    public func response(for request: URLRequest, limits: IPDataTransportLimits) async throws
+        -> IPDataTransportResponse
+    {
         let (answer, url) = try await exchange(request, limits: limits)
-        let status = Int(answer.head.status.code)
-        if (200..<300).contains(status), url == request.url { return .success(status: status, body: answer.body) }
-        return .response(answer.body, Self.urlResponse(answer.head, url: url))
+        return IPDataTransportResponse(
+            statusCode: Int(answer.head.status.code), headers: Array(answer.head.headers), body: answer.body,
+            url: url == request.url ? nil : url)
     }
 
     /// The answer to `request`, and the URL that gave it: a `GET` whose connection is lost before
@@ -152,12 +155,11 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
         }
     }
 
-    /// Where a redirect answer points, when that is within the origin (`Origin`: scheme, host and
-    /// port) of the URL it answered.
+    /// Where a redirect answer points, when that is within the origin (scheme, host and port) of
+    /// the URL it answered.
     static func redirectWithinTheOrigin(_ head: HTTPResponseHead, from: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(head.status.code), let origin = Origin(from),
-            let location = head.headers.first(name: "Location"),
-            let target = URL(string: location, relativeTo: from)?.absoluteURL, Origin(target) == origin
+        guard [301, 302, 303, 307, 308].contains(head.status.code), let location = head.headers.first(name: "Location"),
+            let target = URL(string: location, relativeTo: from)?.absoluteURL, hasSameOrigin(target, as: from)
         else { return nil }
         return target
     }
@@ -192,7 +194,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport, LimitEnforcingTransport
             // Not all of the answer came in time: say whose limit it was, in the client's words.
             throw IPDataTransportLimits.deadlineError(seconds, see: timeout < limits.deadline ? timeSetting : nil)
         } catch {
-            throw Self.urlError(for: error, redaction: Self.redaction(for: request), server: Origin(url)?.text)
+            throw Self.urlError(for: error, redaction: Self.redaction(for: request), server: Self.originText(of: url))
         }
     }
 

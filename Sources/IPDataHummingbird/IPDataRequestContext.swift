@@ -46,11 +46,5 @@ public struct IPDataClientInfo: Sendable {
     public let response: IPResponse?
     /// Why there is a `response`, or why there is none.
     public let outcome: Outcome
-
-    package init(address: String?, response: IPResponse?, outcome: Outcome) {
-        self.address = address
-        self.response = response
-        self.outcome = outcome
-    }
 }
 #endif

@@ -23,11 +23,12 @@ import FoundationNetworking
 ///
 /// Any other public address answers with the `residential` sample, its `ip` replaced; private and
 /// reserved addresses, invalid text, unknown ASNs and over-long bulk lists get the API's errors,
-/// in the API's words: the sandbox reads each request with the client's own table of the API's
-/// calls, and answers with the client's own copy of the API's messages. The JSON the sandbox
+/// in the API's words: the sandbox reads each request as the API does, by the client's own rules
+/// for addresses and ASNs (`IPAddress`, `ASNumber`), and answers with the client's own copy of the
+/// API's messages (`APIMessage`). The JSON the sandbox
 /// writes itself (a `fields` selection, a bulk answer, an object field) has its keys sorted, so
 /// every run gets the same bytes.
-public final class IPDataSandbox: IPDataTransport, Sendable {
+public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     /// A request a client sent to the sandbox.
     public struct Request: Sendable, Equatable {
         /// `GET` or `POST`.
@@ -47,7 +48,9 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         var requests: [Request] = []
     }
 
-    private let state = Locked(State())
+    // @unchecked Sendable (the class): `state`, its one mutable property, is only used under `lock`.
+    private let lock = NSLock()
+    private var state = State()
 
     /// A sandbox answering `scenarios` (by default every address scenario).
     public init(scenarios: [IPDataScenario] = IPDataScenario.addresses) {
@@ -102,19 +105,22 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         withState { $0.requests = [] }
     }
 
-    /// Answers one request as the API would (see the type's description).
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    /// Answers one request as the API would (see the type's description), at once: the answers
+    /// are far within any `limits`. (`data(for:)` gives the same answer with an `HTTPURLResponse`.)
+    public func response(for request: URLRequest, limits: IPDataTransportLimits) async throws
+        -> IPDataTransportResponse
+    {
         let url = request.url ?? URL(string: "https://sandbox.invalid/")!
         let path = url.path.isEmpty ? "/" : url.path
         // Split before decoding, as a server does: an encoded `/` (`%2F`) is part of a segment.
         let encodedPath = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? path
         let segments = encodedPath.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        let fields = Endpoint.fields(in: url)
+        let fields = APICall.fields(in: url)
         let method = request.httpMethod ?? "GET"
-        let call: Endpoint?
+        let call: APICall?
         let refusal: IPDataError?
         do {
-            (call, refusal) = (try Endpoint(method: method, pathSegments: segments, body: request.httpBody), nil)
+            (call, refusal) = (try APICall(method: method, pathSegments: segments, body: request.httpBody), nil)
         } catch {
             (call, refusal) = (nil, error as? IPDataError)
         }
@@ -128,27 +134,27 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         if let failure {
             switch failure.reply {
             case .networkFailure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
-            case .apiError(let status, let message, _): return Self.response(url, status, Self.messageBody(message))
+            case .apiError(let status, let message, _): return Self.response(status, Self.messageBody(message))
             case .lookup: break
             }
         }
-        if case .badRequest(let message)? = refusal { return Self.response(url, 400, Self.messageBody(message)) }
+        if case .badRequest(let message)? = refusal { return Self.response(400, Self.messageBody(message)) }
         switch call {
         case .ownAddress:
-            return Self.response(url, 200, Self.select(fields, from: answer(for: IPDataScenario.residential.ip!).body))
+            return Self.response(200, Self.select(fields, from: answer(for: IPDataScenario.residential.ip!).body))
         case .bulk(let addresses):
-            if bulkRefused { return Self.response(url, 403, Self.messageBody(APIMessage.bulkNotInPlan)) }
-            return bulk(url, addresses, fields: fields)
+            if bulkRefused { return Self.response(403, Self.messageBody(APIMessage.bulkNotInPlan)) }
+            return bulk(addresses, fields: fields)
         case .asn(let asn):
-            return self.asn(url, asn)
+            return self.asn(asn)
         case .address(let address):
             let answer = answer(for: address)
             return Self.response(
-                url, answer.status, answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body)
+                answer.status, answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body)
         case .field(let address, let field):
-            return self.field(url, field, of: answer(for: address))
+            return self.field(field, of: answer(for: address))
         case nil:
-            return Self.response(url, 404, Self.messageBody("Not found."))
+            return Self.response(404, Self.messageBody("Not found."))
         }
     }
 
@@ -168,55 +174,57 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
         }
     }
 
-    private func bulk(_ url: URL, _ addresses: [String], fields: [String]?) -> (Data, URLResponse) {
+    private func bulk(_ addresses: [String], fields: [String]?) -> IPDataTransportResponse {
         guard addresses.count <= APIMessage.bulkLimit else {
-            return Self.response(url, 400, Self.messageBody(APIMessage.tooManyBulkAddresses))
+            return Self.response(400, Self.messageBody(APIMessage.tooManyBulkAddresses))
         }
         let elements = addresses.map { address -> Any in
             let answer = answer(for: address)
             let body = answer.status == 200 ? Self.select(fields, from: answer.body) : answer.body
             return (try? JSONSerialization.jsonObject(with: body)) ?? [:]
         }
-        return Self.response(url, 200, Self.json(elements) ?? Data())
+        return Self.response(200, Self.json(elements) ?? Data())
     }
 
-    private func asn(_ url: URL, _ asn: String) -> (Data, URLResponse) {
+    private func asn(_ asn: String) -> IPDataTransportResponse {
         if let registered = withState({ $0.answers[Self.key(asn)] }) {
-            return Self.response(url, registered.status, registered.body)
+            return Self.response(registered.status, registered.body)
         }
-        if asn == "AS15169" { return Self.response(url, 200, Data(ScenarioBodies.asn15169.utf8)) }
-        return Self.response(url, 404, Self.messageBody(APIMessage.asnNotFound(asn)))
+        if asn == "AS15169" { return Self.response(200, Data(ScenarioBodies.asn15169.utf8)) }
+        return Self.response(404, Self.messageBody(APIMessage.asnNotFound(asn)))
     }
 
     /// `GET /{ip}/{field}`: objects and arrays as JSON, strings as plain text, other values as text.
-    private func field(_ url: URL, _ name: String, of answer: (status: Int, body: Data)) -> (Data, URLResponse) {
-        guard answer.status == 200 else { return Self.response(url, answer.status, answer.body) }
+    private func field(_ name: String, of answer: (status: Int, body: Data)) -> IPDataTransportResponse {
+        guard answer.status == 200 else { return Self.response(answer.status, answer.body) }
         let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
         guard let value = object[name] else {
-            return Self.response(url, 400, Self.messageBody(APIMessage.invalidField(name)))
+            return Self.response(400, Self.messageBody(APIMessage.invalidField(name)))
         }
         switch value {
         case let text as String:
-            return Self.response(url, 200, Data(text.utf8), contentType: "text/plain; charset=utf-8")
+            return Self.response(200, Data(text.utf8), contentType: "text/plain; charset=utf-8")
         case is [String: Any], is [Any]:
-            return Self.response(url, 200, Self.json(value) ?? Data())
+            return Self.response(200, Self.json(value) ?? Data())
         default:
             // Numbers and booleans come back as their JSON text (37.386, false).
             let text = Self.json(value) ?? Data("null".utf8)
-            return Self.response(url, 200, text, contentType: "text/plain; charset=utf-8")
+            return Self.response(200, text, contentType: "text/plain; charset=utf-8")
         }
     }
 
     // MARK: - Helpers
 
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock(body)
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 
     /// The key of a registered answer: an address in its canonical form (`2001:DB8::1` and
     /// `2001:db8:0:0:0:0:0:1` are one), an ASN as its path (`as15169` is `AS15169`), else the text.
     private static func key(_ text: String) -> String {
-        IPAddress.canonical(text) ?? ASNumber.pathSegment(text) ?? text.lowercased()
+        IPAddress(text)?.description ?? ASNumber.pathSegment(text) ?? text.lowercased()
     }
 
     /// Only the top-level keys in `fields`, as `fields=` does; everything when `fields` is nil.
@@ -240,11 +248,8 @@ public final class IPDataSandbox: IPDataTransport, Sendable {
     }
 
     private static func response(
-        _ url: URL, _ status: Int, _ body: Data, contentType: String = "application/json"
-    ) -> (Data, URLResponse) {
-        let response = HTTPURLResponse(
-            url: url, statusCode: status, httpVersion: "HTTP/2", headerFields: ["Content-Type": contentType])
-        // The initialiser fails only for a malformed URL, and the client's URLs never are.
-        return (body, response ?? URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil))
+        _ status: Int, _ body: Data, contentType: String = "application/json"
+    ) -> IPDataTransportResponse {
+        IPDataTransportResponse(statusCode: status, headers: [("Content-Type", contentType)], body: body)
     }
 }

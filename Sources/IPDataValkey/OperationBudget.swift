@@ -1,6 +1,7 @@
 #if Valkey
 import Foundation
 import IPData
+import Synchronization
 
 /// Why an operation on the server gave no answer.
 enum OperationFailure: Error, Equatable, CustomStringConvertible {
@@ -27,6 +28,7 @@ enum OperationFailure: Error, Equatable, CustomStringConvertible {
 /// even when the operation does not stop at once. The loser is cancelled: the timer ends at
 /// once, and the operation as soon as it sees its cancellation (valkey-swift drops the
 /// command's connection), so no task outlives its work.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 enum OperationBudget {
     /// The first outcome, and the caller waiting for it.
     private final class Gate<Value: Sendable>: Sendable {
@@ -34,7 +36,7 @@ enum OperationBudget {
             var outcome: Result<Value, OperationFailure>?
             var waiter: CheckedContinuation<Result<Value, OperationFailure>, Never>?
         }
-        private let state = Locked(State())
+        private let state = Mutex(State())
 
         /// Settles the gate with `outcome` unless it is settled already.
         func settle(_ outcome: Result<Value, OperationFailure>) {
@@ -87,12 +89,13 @@ enum OperationBudget {
 
 /// Whether the server is worth an operation: after a failure, one attempt a retry interval,
 /// until one succeeds. Reports only the changes between available and unavailable.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class StoreHealth: Sendable {
     private struct State {
         var isDown = false
         var nextAttempt: ContinuousClock.Instant?
     }
-    private let state = Locked(State())
+    private let state = Mutex(State())
     private let retryInterval: Duration
 
     init(retryInterval: Duration) {

@@ -126,8 +126,8 @@ public final class ValkeyLookupStore: LookupCacheStore {
         var found = [LookupCacheEntry?](repeating: nil, count: keys.count)
         var remote: [Int] = []
         for (index, key) in keys.enumerated() {
-            if let kept = local?.value(forKey: key.description) {
-                found[index] = LookupCacheEntry(response: kept, json: nil)
+            if let kept = local?.entry(for: key) {
+                found[index] = kept
             } else {
                 remote.append(index)
             }
@@ -144,13 +144,14 @@ public final class ValkeyLookupStore: LookupCacheStore {
             guard let value else { continue }
             let key = keys[index]
             guard value.first == UInt8(ascii: "{"),
-                let response = try? IPResponse(apiJSON: value)
+                let response = try? JSONDecoder().decode(IPResponse.self, from: value)
             else {
                 onEvent?(.discardedEntry(key: serverKey(for: key)))
                 continue
             }
-            local?.insert(response, forKey: key.description, timeToLive: localTimeToLive(for: key))
-            found[index] = LookupCacheEntry(response: response, json: value)
+            let entry = LookupCacheEntry(response: response, json: value)
+            local?.store(entry, for: key, timeToLive: localTimeToLive(for: key))
+            found[index] = entry
         }
         return found
     }
@@ -159,7 +160,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
     public func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) async {
         var commands: [any ValkeyCommand] = []
         for (entry, key) in zip(entries, keys) {
-            local?.insert(entry.response, forKey: key.description, timeToLive: localTimeToLive(for: key))
+            local?.store(entry, for: key, timeToLive: localTimeToLive(for: key))
             guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)) else { continue }
             let milliseconds = max(1, Int((timeToLive(for: key) * 1_000).rounded()))
             commands.append(SET(ValkeyKey(serverKey(for: key)), value: json, expiration: .milliseconds(milliseconds)))

@@ -20,7 +20,22 @@ import FoundationNetworking
 #if Valkey
 import IPDataValkey
 import Logging
+import Synchronization
 import Valkey
+
+/// A value the fleet's tasks share, behind a lock.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+}
 
 /// The options, from `--name value` pairs.
 struct Options {
@@ -89,7 +104,7 @@ func main() async -> Int32 {
     let options = Options(Array(CommandLine.arguments.dropFirst()))
     let all = addresses(options.addresses)
     let order = schedule(all, lookups: options.lookups)
-    let events = Locked<[ValkeyLookupStore.Event]>([])
+    let events = Shared<[ValkeyLookupStore.Event]>([])
 
     var configuration = IPDataClient.Configuration(
         baseURL: options.baseURL, connection: .owned(.ephemeral), maximumConcurrentRequests: options.concurrency)
@@ -112,8 +127,8 @@ func main() async -> Int32 {
     let client = IPDataClient(apiKey: options.key, configuration: configuration)
 
     let start = Date()
-    let next = Locked(0)
-    let failures = Locked<(count: Int, first: String?)>((0, nil))
+    let next = Shared(0)
+    let failures = Shared<(count: Int, first: String?)>((0, nil))
     await withTaskGroup(of: Void.self) { group in
         for _ in 0..<max(1, options.concurrency) {
             group.addTask {

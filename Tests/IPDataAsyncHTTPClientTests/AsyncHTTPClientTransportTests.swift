@@ -1,11 +1,11 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
+import IPData
 import NIOCore
 import NIOPosix
 import XCTest
 
-@testable import IPData
 @testable import IPDataAsyncHTTPClient
 
 #if canImport(FoundationNetworking)
@@ -17,8 +17,8 @@ import FoundationNetworking
 /// (see Tests/IPDataIntegrationTests/Support/TestTransport.swift).
 final class AsyncHTTPClientTransportTests: XCTestCase {
     func testAKeyInAnErrorTheTransportBuildsIsRedacted() {
-        let request = Endpoint.address("8.8.8.8").urlRequest(
-            baseURL: URL(string: "https://127.0.0.1:1")!, apiKey: "secret-key-123", fields: nil)
+        var request = URLRequest(url: URL(string: "https://127.0.0.1:1/8.8.8.8?api-key=secret-key-123")!)
+        request.setValue("secret-key-123", forHTTPHeaderField: "api-key")
         let error = AsyncHTTPClientTransport.urlError(
             for: Echo(text: "failed: \(request.url!.absoluteString)"),
             redaction: AsyncHTTPClientTransport.redaction(for: request))

@@ -2,11 +2,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import IPData
 import IPDataHummingbird
 import NIOCore
 import XCTest
-
-@testable import IPData
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -9,9 +9,10 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// How `AsyncHTTPClientTransport` hands its answers to the client (`answer(to:limits:)`), against
-/// the local server: a success from the request's own URL as its status and body alone, with no
-/// `HTTPURLResponse` made for it; any other answer whole; and what the client makes of each.
+/// How `AsyncHTTPClientTransport` hands its answers to the client (`response(for:limits:)`),
+/// against the local server: its status, headers and body as AsyncHTTPClient read them, from the
+/// request's own URL unless a redirect within the origin was followed; and what the client makes
+/// of each.
 final class AsyncHTTPClientTransportAnswerTests: LocalServerTestCase {
     private let limits = IPDataTransportLimits(deadline: 20, maximumResponseSize: 1_048_576)
 
@@ -19,46 +20,54 @@ final class AsyncHTTPClientTransportAnswerTests: LocalServerTestCase {
         Endpoint.address("8.8.8.8").urlRequest(baseURL: base, apiKey: key, fields: nil)
     }
 
-    func testASuccessFromTheRequestsOwnURLComesAsItsStatusAndBody() async throws {
+    func testASuccessFromTheRequestsOwnURLComesWithNoURLOfItsOwn() async throws {
         let request = lookupRequest(server.url("NORMAL"), key: server.key)
-        let answer = try await AsyncHTTPClientTransport().answer(to: request, limits: limits)
-        guard case .success(let status, let body) = answer else { return XCTFail("\(answer)") }
-        XCTAssertEqual(status, 200)
-        XCTAssertEqual(try IPResponse(jsonData: body).ip, "8.8.8.8")
-        // The same bytes as the public call, which adds the response.
+        let answer = try await AsyncHTTPClientTransport().response(for: request, limits: limits)
+        XCTAssertEqual(answer.statusCode, 200)
+        XCTAssertNil(answer.url)
+        XCTAssertEqual(try IPResponse(jsonData: answer.body).ip, "8.8.8.8")
+        XCTAssertNotNil(answer.value(forHTTPHeaderField: "content-type"), "\(answer.headers)")
+        // The same bytes as the public call of 1.1.0, which adds the response.
         let (whole, response) = try await AsyncHTTPClientTransport().data(for: request, limits: limits)
-        XCTAssertEqual(whole, body)
+        XCTAssertEqual(whole, answer.body)
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
     }
 
-    func testAnErrorStatusComesWhole() async throws {
+    func testAnErrorStatusComesWithItsBody() async throws {
         let request = lookupRequest(server.url("NORMAL"), key: "not-the-key")
-        let answer = try await AsyncHTTPClientTransport().answer(to: request, limits: limits)
-        guard case .response(let body, let response as HTTPURLResponse) = answer else { return XCTFail("\(answer)") }
-        XCTAssertEqual(response.statusCode, 401)
-        XCTAssertEqual(response.url, request.url)
-        XCTAssertFalse(body.isEmpty)
+        let answer = try await AsyncHTTPClientTransport().response(for: request, limits: limits)
+        XCTAssertEqual(answer.statusCode, 401)
+        XCTAssertNil(answer.url)
+        XCTAssertFalse(answer.body.isEmpty)
     }
 
     /// A success that came after a redirect within the origin is not the request's own URL's: it
-    /// comes whole, with the URL that gave it, for the client to check.
-    func testASuccessAfterARedirectComesWholeWithTheURLThatGaveIt() async throws {
+    /// comes with the URL that gave it, for the client to check.
+    func testASuccessAfterARedirectComesWithTheURLThatGaveIt() async throws {
         let base = URL(string: server.url("REDIRECT").absoluteString + "/s302")!
         let request = lookupRequest(base, key: server.key)
-        let answer = try await AsyncHTTPClientTransport().answer(to: request, limits: limits)
-        guard case .response(_, let response as HTTPURLResponse) = answer else { return XCTFail("\(answer)") }
-        XCTAssertEqual(response.statusCode, 200)
-        XCTAssertNotEqual(response.url, request.url)
-        XCTAssertEqual(response.url?.path, "/same/8.8.8.8")
+        let answer = try await AsyncHTTPClientTransport().response(for: request, limits: limits)
+        XCTAssertEqual(answer.statusCode, 200)
+        XCTAssertNotEqual(answer.url, request.url)
+        XCTAssertEqual(answer.url?.path, "/same/8.8.8.8")
     }
 
-    /// Through a client, both kinds of answer report their status to `onRequestEnd`.
-    func testTheClientReportsTheStatusOfEitherKindOfAnswer() async throws {
+    /// Tells `statuses` the status of each request as it ends.
+    private struct StatusObserver: IPDataObserver {
+        let statuses: Locked<[Int?]>
+
+        func requestEnded(_ request: IPDataRequest, outcome: IPDataRequestOutcome) {
+            statuses.withLock { $0.append(outcome.statusCode) }
+        }
+    }
+
+    /// Through a client, a success and an error status are told to the observer.
+    func testTheClientReportsTheStatusOfASuccessAndAnError() async throws {
         let statuses = Locked<[Int?]>([])
         func client(key: String) -> IPDataClient {
             var configuration = IPDataClient.Configuration(
                 baseURL: server.url("NORMAL"), connection: .transport(AsyncHTTPClientTransport()))
-            configuration.onRequestEnd = { sent in statuses.withLock { $0.append(sent.statusCode) } }
+            configuration.observer = StatusObserver(statuses: statuses)
             return IPDataClient(apiKey: key, configuration: configuration)
         }
         let response = try await client(key: server.key).lookup("8.8.8.8")

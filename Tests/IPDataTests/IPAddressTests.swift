@@ -30,6 +30,20 @@ final class IPAddressTests: XCTestCase {
         }
     }
 
+    /// The public face of the type: two spellings of one address are one value, whose
+    /// `description` is the canonical text and whose `scope` is the API's.
+    func testTwoSpellingsAreOneAddressWithOneTextAndScope() throws {
+        let long = try XCTUnwrap(IPAddress("2001:DB8:0:0:0:0:0:1"))
+        let short = try XCTUnwrap(IPAddress("2001:db8::1"))
+        XCTAssertEqual(long, short)
+        XCTAssertEqual(Set([long, short]).count, 1)
+        XCTAssertEqual(long.description, "2001:db8::1")
+        XCTAssertEqual(long.scope, .private, "documentation block")
+        XCTAssertEqual(IPAddress("8.8.8.8")?.scope, .public)
+        XCTAssertEqual(IPAddress("224.0.0.1")?.scope, .reserved)
+        XCTAssertNil(IPAddress("8.8.8.8 "))
+    }
+
     func testIPv4() {
         let table: [(text: String, canonical: String?)] = [
             ("8.8.8.8", "8.8.8.8"),

@@ -54,6 +54,17 @@ final class LookupCacheTests: MockedClientTestCase {
         XCTAssertEqual(cache.count, 0, "an expired entry is dropped when it is read")
     }
 
+    func testAnEntryStoredWithATimeToLiveOfItsOwnExpiresAfterThat() throws {
+        let clock = ManualClock()
+        let cache = LookupCache(maximumEntries: 10, timeToLive: 900, now: { clock.now })
+        let key = try XCTUnwrap(LookupCacheKey(address: "8.8.8.8", fields: nil))
+        cache.store(LookupCacheEntry(response: try response("8.8.8.8"), json: nil), for: key, timeToLive: 30)
+        clock.advance(by: 29)
+        XCTAssertEqual(cache.entry(for: key)?.response.ip, "8.8.8.8")
+        clock.advance(by: 1)
+        XCTAssertNil(cache.entry(for: key), "30 seconds, not the cache's 900")
+    }
+
     func testTheKeyIsTheCanonicalAddressAndTheSetOfFields() {
         XCTAssertEqual(
             LookupCache.key(address: "2001:DB8::1", fields: nil),

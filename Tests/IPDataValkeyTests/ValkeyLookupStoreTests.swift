@@ -4,6 +4,7 @@ import IPData
 import IPDataTestSupport
 import IPDataValkey
 import Logging
+import Synchronization
 import Valkey
 import XCTest
 
@@ -18,7 +19,7 @@ import FoundationNetworking
 final class ValkeyLookupStoreTests: XCTestCase {
     /// The API: answers `{"ip": …, "city": "Testville"}` for any address, and counts requests.
     final class CountingAPI: IPDataTransport {
-        private let requests = Locked<[URL]>([])
+        private let requests = Mutex<[URL]>([])
         var count: Int { requests.withLock { $0.count } }
 
         func data(for request: URLRequest) async throws -> (Data, URLResponse) {
@@ -41,7 +42,7 @@ final class ValkeyLookupStoreTests: XCTestCase {
 
     /// What a store reported.
     final class Events: Sendable {
-        private let events = Locked<[ValkeyLookupStore.Event]>([])
+        private let events = Mutex<[ValkeyLookupStore.Event]>([])
         var all: [ValkeyLookupStore.Event] { events.withLock { $0 } }
         func record(_ event: ValkeyLookupStore.Event) { events.withLock { $0.append(event) } }
         var outages: Int { all.filter { if case .unavailable = $0 { true } else { false } }.count }

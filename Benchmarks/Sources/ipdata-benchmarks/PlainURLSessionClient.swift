@@ -22,21 +22,28 @@ final class PlainURLSessionClient: Sendable {
             configuration: .default, delegate: withDelegate ? EmptyDelegate() : nil, delegateQueue: nil)
     }
 
-    func lookup(_ ip: String) async -> Bool {
+    func lookup(_ ip: String) async -> Outcome {
         var request = URLRequest(url: URL(string: "\(base)/\(ip)?api-key=\(key)")!)
         request.setValue(key, forHTTPHeaderField: "api-key")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        guard let (data, response) = try? await send(request), (response as? HTTPURLResponse)?.statusCode == 200
-        else { return false }
-        return (try? JSONDecoder().decode(PlainLookup.self, from: data)) != nil
+        do {
+            let (data, response) = try await send(request)
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else { return .failed }
+            _ = try JSONDecoder().decode(PlainLookup.self, from: data)
+            return .succeeded
+        } catch let error as URLError where error.code == .timedOut {
+            return .timedOut
+        } catch {
+            return .failed
+        }
     }
 
     /// URLSession's own async `data(for:)`; Swift 5.9 and 5.10 on Linux have none, so there a
     /// data task with a continuation stands in for it.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        if completionHandler { return try await sendThroughCompletionHandler(request) }
+        if completionHandler { return try await Self.dataTask(session, request) }
         #if canImport(FoundationNetworking) && compiler(<6.0)
-        return try await sendThroughCompletionHandler(request)
+        return try await Self.dataTask(session, request)
         #else
         return try await session.data(for: request)
         #endif
@@ -46,7 +53,7 @@ final class PlainURLSessionClient: Sendable {
     /// to cancel without the deadlock of `data(for:)` (the SDK does; see its `Platform`). On Linux
     /// the completion handler runs on the session's delegate queue, where `data(for:)` resumes
     /// its caller on URLSession's own work queue.
-    private func sendThroughCompletionHandler(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    static func dataTask(_ session: URLSession, _ request: URLRequest) async throws -> (Data, URLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
                 if let data, let response {

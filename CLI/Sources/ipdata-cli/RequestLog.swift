@@ -17,7 +17,7 @@ final class RequestLog: Sendable {
         self.redaction = redaction
     }
 
-    /// Writes the line of `request`; pass this as `Configuration.onRequestEnd`.
+    /// Writes the line of `request`; the client's observer calls it (`SentRequestObserver`).
     func record(_ request: SentRequest) {
         let bytes = Array(
             ("ipdata: " + TerminalText.escaped(redaction.redact(Self.line(for: request))) + "\n").utf8)

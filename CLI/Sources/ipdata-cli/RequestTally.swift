@@ -1,7 +1,7 @@
 import Foundation
 import IPData
 
-/// The requests of a run, as its client reports each one ending (`Configuration.onRequestEnd`),
+/// The requests of a run, as its client reports each one ending (`SentRequestObserver`),
 /// from any thread: every attempt counts, retries included, so the summary says what the server
 /// saw; and the answers in which the API limited the rate (429), with the last `Retry-After`.
 ///
@@ -19,7 +19,7 @@ final class RequestTally: Sendable {
 
     private let counts = Locked(Counts())
 
-    /// Counts `request`; pass this as `Configuration.onRequestEnd`. A request that failed before
+    /// Counts `request`; the client's observer calls it (`SentRequestObserver`). A request that failed before
     /// any connection could be made (refused, no such host, a failed TLS handshake) was not sent.
     func record(_ request: SentRequest) {
         counts.withLock { counts in

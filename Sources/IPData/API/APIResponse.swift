@@ -4,31 +4,26 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Turns an HTTP answer into the body of a success or the matching `IPDataError`.
+/// Turns an HTTP answer that is not a success into the matching `IPDataError`.
 enum APIResponse {
-    /// The body of a 2xx answer; any other status throws the error for that status.
-    static func successBody(_ data: Data, _ response: URLResponse, redaction: KeyRedaction) throws -> Data {
-        guard let http = response as? HTTPURLResponse else {
-            throw IPDataError.networkError(URLError(.badServerResponse))
+    /// The error of `answer`, a status that is not 2xx, to a request of `requestURL`.
+    static func error(of answer: IPDataTransportResponse, to requestURL: URL?, redaction: KeyRedaction) -> IPDataError {
+        if (300..<400).contains(answer.statusCode) {
+            return .unexpectedStatus(
+                statusCode: answer.statusCode, message: redirectMessage(answer, answering: answer.url ?? requestURL))
         }
-        if (200..<300).contains(http.statusCode) { return data }
-        if (300..<400).contains(http.statusCode) {
-            throw IPDataError.unexpectedStatus(statusCode: http.statusCode, message: redirectMessage(http))
-        }
-        throw error(status: http.statusCode, body: data, redaction: redaction)
+        return error(status: answer.statusCode, body: answer.body, redaction: redaction)
     }
 
     /// What a redirect that was not followed means: the transport keeps the key at the API's
     /// origin, and sends no `POST` again. Only the target's origin is named (its URL may carry
     /// the key, copied from the request).
-    static func redirectMessage(_ response: HTTPURLResponse) -> String {
-        let location = response.value(forHTTPHeaderField: "Location").flatMap {
-            URL(string: $0, relativeTo: response.url)
-        }
+    static func redirectMessage(_ answer: IPDataTransportResponse, answering url: URL?) -> String {
+        let location = answer.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: url) }
         guard let target = Origin(location) else {
             return "The server answered with a redirect without a usable Location; it was not followed."
         }
-        if target != Origin(response.url) {
+        if target != Origin(url) {
             return "The server redirected the request to \(target.text), another origin. Redirects there are not "
                 + "followed, so that the API key is never sent anywhere but the base URL's origin; check the base URL."
         }

@@ -4,9 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One call of the ipdata API: how it becomes a `URLRequest`, and how a request is read back into
-/// the call it makes (for the sandbox, which answers as the API does).
-package enum Endpoint: Sendable, Equatable {
+/// One call of the ipdata API, and how it becomes a `URLRequest`.
+enum Endpoint: Sendable, Equatable {
     /// `GET /`: the caller's own address.
     case ownAddress
     /// `GET /{ip}`.
@@ -18,12 +17,22 @@ package enum Endpoint: Sendable, Equatable {
     /// `GET /AS{number}`.
     case asn(String)
 
-    package var method: String {
+    var method: String {
         if case .bulk = self { return "POST" }
         return "GET"
     }
 
-    package var pathSegments: [String] {
+    /// The addresses the request of this call carries: a bulk request's, 1 for an address or a
+    /// field, 0 for the caller's own address and an ASN.
+    var addressCount: Int {
+        switch self {
+        case .ownAddress, .asn: return 0
+        case .address, .field: return 1
+        case .bulk(let addresses): return addresses.count
+        }
+    }
+
+    var pathSegments: [String] {
         switch self {
         case .ownAddress: return []
         case .address(let address): return [address]
@@ -35,12 +44,12 @@ package enum Endpoint: Sendable, Equatable {
 
     /// The request for this call. The key goes in both the `api-key` query parameter (documented
     /// for every call) and the `api-key` header; `fields`, when not empty, in `fields=a,b`.
-    package func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
+    func urlRequest(baseURL: URL, apiKey: String, fields: [String]?) -> URLRequest {
         urlRequest(RequestBase(baseURL: baseURL, apiKey: apiKey), fields: fields)
     }
 
     /// The request for this call to `base`: see `urlRequest(baseURL:apiKey:fields:)`.
-    package func urlRequest(_ base: RequestBase, fields: [String]?) -> URLRequest {
+    func urlRequest(_ base: RequestBase, fields: [String]?) -> URLRequest {
         var request = URLRequest(url: url(base, fields: fields))
         request.httpMethod = method
         request.setValue(base.apiKey, forHTTPHeaderField: "api-key")
@@ -71,7 +80,7 @@ package enum Endpoint: Sendable, Equatable {
 
     /// What every request of a client starts with, worked out once: the base URL's text up to
     /// its path, and the key as a query parameter.
-    package struct RequestBase: Sendable {
+    struct RequestBase: Sendable {
         let baseURL: URL
         let apiKey: String
         /// The base URL with one `/` after its path, without a query or fragment of its own: a
@@ -80,7 +89,7 @@ package enum Endpoint: Sendable, Equatable {
         /// `?api-key=` and the key, percent-encoded.
         let keyQuery: String
 
-        package init(baseURL: URL, apiKey: String) {
+        init(baseURL: URL, apiKey: String) {
             var text = baseURL.absoluteString
             if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
             while text.hasSuffix("/") { text.removeLast() }
@@ -89,38 +98,6 @@ package enum Endpoint: Sendable, Equatable {
             self.path = text + "/"
             self.keyQuery = "?api-key=" + URLText.queryValue(apiKey)
         }
-    }
-
-    /// The call that a request with `method`, percent-decoded `pathSegments` and `body` makes, or
-    /// nil when it makes none (the API's 404). A `POST /bulk` whose body is not a non-empty JSON
-    /// array of strings throws the API's 400 for it.
-    ///
-    /// A single segment is an ASN when it is `AS` and digits, as the client writes one
-    /// (`ASNumber.pathSegment(_:)`); any other is an address, for the API to judge.
-    package init?(method: String, pathSegments: [String], body: Data?) throws {
-        switch (method, pathSegments.count) {
-        case ("GET", 0):
-            self = .ownAddress
-        case ("POST", 1) where pathSegments[0] == "bulk":
-            guard let body, let array = try? JSONSerialization.jsonObject(with: body) as? [Any],
-                !array.isEmpty, case let strings = array.compactMap({ $0 as? String }), strings.count == array.count
-            else { throw IPDataError.badRequest(APIMessage.invalidBulkBody) }
-            self = .bulk(strings)
-        case ("GET", 1):
-            let segment = pathSegments[0]
-            self = ASNumber.pathSegment(segment) == segment ? .asn(segment) : .address(segment)
-        case ("GET", 2):
-            self = .field(address: pathSegments[0], field: pathSegments[1])
-        default:
-            return nil
-        }
-    }
-
-    /// The field names of a request's `fields=a,b` query, or nil when it asks for every field.
-    package static func fields(in url: URL) -> [String]? {
-        let value = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-            .first { $0.name == "fields" }?.value
-        return value.flatMap { $0.isEmpty ? nil : $0.split(separator: ",").map(String.init) }
     }
 
     /// A JSON array of strings: the body of `POST /bulk`.

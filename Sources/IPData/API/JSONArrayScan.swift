@@ -26,7 +26,7 @@ enum JSONArrayScan {
 
     /// The byte ranges of the elements of the top-level array in `data`, without the whitespace
     /// around them; nil when `data` is not an array, or ends inside one.
-    package static func elementRanges(of data: Data) -> [Range<Int>]? {
+    static func elementRanges(of data: Data) -> [Range<Int>]? {
         var ranges: [Range<Int>] = []
         let outcome = walk(data) { range in
             ranges.append(range)

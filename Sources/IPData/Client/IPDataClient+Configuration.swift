@@ -59,9 +59,9 @@ extension IPDataClient {
         /// 10 MiB by default, forty times the API's largest answer (a full bulk answer, about
         /// 250 KB).
         public var maximumResponseSize: Int
-        /// Called as each request ends, on any thread, with what it was and how it ended (the
-        /// command-line tool's `--verbose`); nil by default. Package API: apps have no use for it.
-        package var onRequestEnd: (@Sendable (SentRequest) -> Void)?
+        /// What watches the client: each call, request, wait and cache read, for logs, metrics
+        /// and traces (see `IPDataObserver`); none by default.
+        public var observer: (any IPDataObserver)?
 
         /// A configuration; every parameter is described with its property.
         public init(
@@ -109,17 +109,25 @@ extension IPDataClient {
         let box: Box
 
         /// `URLSession.shared`, whose connection pool the whole process shares.
+        ///
+        /// On Linux the client cannot bound the memory of an answer through it: the session
+        /// hands a body over only once it is complete, so an endless one grows until the
+        /// `deadline`. Against servers you do not trust there, use `owned(_:)`.
         public static let shared = Connection(box: Box(kind: .session(.shared)))
 
         /// Your session, which the client uses as it is and never invalidates.
+        ///
+        /// On Linux, as with `shared`, an answer's memory is bounded only by the `deadline`; an
+        /// `owned(_:)` session stops an answer past `maximumResponseSize` as it arrives.
         public static func session(_ session: URLSession) -> Connection {
             Connection(box: Box(kind: .session(session)))
         }
 
         /// A session of the client's own, made once from a copy of `configuration` and
         /// invalidated when the client is released. It has no `URLCache` (every request URL
-        /// carries the key), and on Linux it refuses HTTP authentication challenges, which would
-        /// otherwise leave a request waiting.
+        /// carries the key), it stops an answer past `maximumResponseSize` as it arrives, however
+        /// fast the server sends, and on Linux it refuses HTTP authentication challenges, which
+        /// would otherwise leave a request waiting.
         public static func owned(_ configuration: URLSessionConfiguration) -> Connection {
             // `copy()` of a URLSessionConfiguration is always a URLSessionConfiguration.
             let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
@@ -131,13 +139,14 @@ extension IPDataClient {
             Connection(box: Box(kind: .transport(transport)))
         }
 
-        /// The transport this connection stands for, made new for an owned session, and the
-        /// requests in flight on it: at most `maximumConcurrentRequests`; over a session that is
-        /// not the client's own, at most the connections it opens a host until its answers show
-        /// HTTP/2 (see `URLSessionTransport.concurrentRequests` and `ConnectionProtocolWatch`).
+        /// The transport this connection stands for, made new for an owned session; the
+        /// requests in flight on it: at most `maximumConcurrentRequests`, and over a session that
+        /// is not the client's own, at most the connections it opens a host until its answers
+        /// show HTTP/2 (see `URLSessionTransport.concurrentRequests` and
+        /// `ConnectionProtocolWatch`); and the deadline of a client that sets none.
         func makeTransport(
-            limits: URLSessionTransport.Limits, maximumConcurrentRequests: Int
-        ) -> (transport: any IPDataTransport, slots: RequestSlots) {
+            maximumConcurrentRequests: Int
+        ) -> (transport: any IPDataTransport, slots: RequestSlots, defaultDeadline: TimeInterval) {
             let wanted = max(1, maximumConcurrentRequests)
             switch box.kind {
             case .session(let session):
@@ -147,13 +156,18 @@ extension IPDataClient {
                     wanted > connections
                     ? ConnectionProtocolWatch(slots: slots, connectionLimit: connections, multiplexedLimit: wanted)
                     : nil
-                return (URLSessionTransport(session: session, limits: limits, protocolWatch: watch), slots)
+                return (
+                    URLSessionTransport(session: session, protocolWatch: watch), slots,
+                    URLSessionTransport.defaultDeadline(for: session.configuration)
+                )
             case .owned(let configuration):
-                let transport = URLSessionTransport(
-                    configuration: configuration, limits: limits, concurrentRequests: wanted)
-                return (transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)))
+                let transport = URLSessionTransport(configuration: configuration, concurrentRequests: wanted)
+                return (
+                    transport, RequestSlots(limit: min(wanted, transport.concurrentRequests)),
+                    URLSessionTransport.defaultDeadline(for: configuration)
+                )
             case .transport(let transport):
-                return (transport, RequestSlots(limit: wanted))
+                return (transport, RequestSlots(limit: wanted), IPDataTransportLimits.ownTransport.deadline)
             }
         }
     }

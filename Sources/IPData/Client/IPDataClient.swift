@@ -43,9 +43,8 @@ public final class IPDataClient: Sendable {
     /// The requests in flight, at most `Configuration.maximumConcurrentRequests` (fewer over an
     /// HTTP/1.1 session that opens fewer connections a host).
     let slots: RequestSlots
-    /// The deadline and the largest answer, for a transport that is not URLSession's (whose
-    /// transport enforces its own as the answer arrives).
-    let limits: TransferWatch.Limits
+    /// The deadline and the largest answer, which the transport is given with every request.
+    let limits: IPDataTransportLimits
     /// How the client waits between attempts and reads the time (replaced by tests).
     let clock: RetryClock
     /// Concurrent identical lookups share one request.
@@ -63,8 +62,8 @@ public final class IPDataClient: Sendable {
     /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
     /// the one that was refused.
     let rateLimitHold = Locked<TimeInterval>(0)
-    /// Told of each request as it ends (see `Configuration.onRequestEnd`).
-    let onRequestEnd: (@Sendable (SentRequest) -> Void)?
+    /// Told of each call, request, wait and cache read (see `Configuration.observer`).
+    let observer: (any IPDataObserver)?
 
     /// Creates a client from `configuration`: the API's address, what carries the requests, the
     /// cache and the retry policy (see `Configuration`).
@@ -74,13 +73,11 @@ public final class IPDataClient: Sendable {
 
     init(apiKey: String, configuration: Configuration, clock: RetryClock) {
         self.requestBase = Endpoint.RequestBase(baseURL: configuration.baseURL, apiKey: apiKey)
-        let limits = URLSessionTransport.Limits(
-            deadline: configuration.deadline, maximumResponseSize: configuration.maximumResponseSize)
-        let (transport, slots) = configuration.connection.makeTransport(
-            limits: limits, maximumConcurrentRequests: configuration.maximumConcurrentRequests)
+        let (transport, slots, defaultDeadline) = configuration.connection.makeTransport(
+            maximumConcurrentRequests: configuration.maximumConcurrentRequests)
         self.transport = transport
-        self.limits = TransferWatch.Limits(
-            deadline: configuration.deadline ?? 60, maximumBytes: Int64(configuration.maximumResponseSize))
+        self.limits = IPDataTransportLimits(
+            deadline: configuration.deadline ?? defaultDeadline, maximumResponseSize: configuration.maximumResponseSize)
         self.redaction = KeyRedaction(apiKey: apiKey)
         self.cacheStore = configuration.cacheStore
         // A LookupCache given as the store alone is read in place, as `cache` is, without a suspension.
@@ -91,7 +88,7 @@ public final class IPDataClient: Sendable {
         self.clock = clock
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
         self.slots = slots
-        self.onRequestEnd = configuration.onRequestEnd
+        self.observer = configuration.observer
     }
 
     /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain
@@ -200,8 +197,10 @@ public final class IPDataClient: Sendable {
 
     /// `lookup(fields:)` with the bytes of the API's answer.
     package func ownAddressAnswer(fields: [String]?) async throws -> Answer {
-        let body = try await send(.ownAddress, fields: fields)
-        return Answer(response: try decode(IPResponse.self, from: body), json: body)
+        try await ObservedCall.run(observer, .ownAddress, addresses: 0, clock: clock) { watch in
+            let body = try await send(.ownAddress, fields: fields, watch: watch)
+            return Answer(response: try decode(IPResponse.self, from: body), json: body)
+        }
     }
 
     /// Looks up one IPv4 or IPv6 address.
@@ -214,32 +213,34 @@ public final class IPDataClient: Sendable {
     /// With a `cache`, a cached answer sends nothing either. Concurrent lookups of the same
     /// address and fields share one request.
     public func lookup(_ ip: String, fields: [String]? = nil) async throws -> IPResponse {
-        try await lookup(ip, fields: fields, willSend: nil)
-    }
-
-    /// `lookup(_:fields:)`, calling `willSend` when a request actually goes out.
-    func lookup(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws -> IPResponse {
-        try await lookupAnswer(ip, fields: fields, willSend: willSend).response
+        try await lookupAnswer(ip, fields: fields, willSend: nil).response
     }
 
     /// `lookup(_:fields:)` with the bytes of the API's answer (nil for a cached answer).
     package func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
         -> Answer
     {
-        guard let key = LookupCacheKey(address: ip, fields: fields) else {
-            throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
-        }
-        if let cached = cache?.value(forKey: key.description) { return Answer(response: cached, json: nil) }
-        if let sharedStore {
-            return try await lookupAnswer(ip, fields: fields, key: key, store: sharedStore, willSend: willSend)
-        }
-        return try await coalescer.value(forKey: key.description) {
-            willSend?()
-            let body = try await send(.address(ip), fields: fields)
-            let response = try decode(IPResponse.self, from: body)
-            // Filled before the shared request closes, so no later caller slips between the two.
-            cache?.insert(response, forKey: key.description)
-            return Answer(response: response, json: body)
+        try await ObservedCall.run(observer, .address, addresses: 1, clock: clock) { watch in
+            guard let key = LookupCacheKey(address: ip, fields: fields) else {
+                throw IPDataError.badRequest(APIMessage.invalidAddress(ip))
+            }
+            if let cache {
+                let cached = cache.value(forKey: key.description)
+                watch?.cacheRead(.memory, hits: cached == nil ? 0 : 1, of: 1)
+                if let cached { return Answer(response: cached, json: nil) }
+            }
+            if let sharedStore {
+                return try await lookupAnswer(
+                    ip, fields: fields, key: key, store: sharedStore, willSend: willSend, watch: watch)
+            }
+            return try await coalescer.value(forKey: key.description, shared: watch?.coalesced) {
+                willSend?()
+                let body = try await send(.address(ip), fields: fields, watch: watch)
+                let response = try decode(IPResponse.self, from: body)
+                // Filled before the shared request closes, so no later caller slips between the two.
+                cache?.insert(response, forKey: key.description)
+                return Answer(response: response, json: body)
+            }
         }
     }
 
@@ -248,16 +249,18 @@ public final class IPDataClient: Sendable {
     /// before the shared lookup closes.
     private func lookupAnswer(
         _ ip: String, fields: [String]?, key: LookupCacheKey, store: any LookupCacheStore,
-        willSend: (@Sendable () -> Void)?
+        willSend: (@Sendable () -> Void)?, watch: ObservedCall?
     ) async throws -> Answer {
-        try await coalescer.value(forKey: key.description) {
+        try await coalescer.value(forKey: key.description, shared: watch?.coalesced) {
             // An entry whose bytes do not decode is no answer: a miss.
-            if let kept = await store.entry(for: key), let response = kept.model {
+            let kept = await store.entry(for: key).flatMap { entry in entry.model.map { (entry, $0) } }
+            watch?.cacheRead(.store, hits: kept == nil ? 0 : 1, of: 1)
+            if let (entry, response) = kept {
                 cache?.insert(response, forKey: key.description)
-                return Answer(response: response, json: kept.json)
+                return Answer(response: response, json: entry.json)
             }
             willSend?()
-            let body = try await send(.address(ip), fields: fields)
+            let body = try await send(.address(ip), fields: fields, watch: watch)
             let response = try decode(IPResponse.self, from: body)
             cache?.insert(response, forKey: key.description)
             await store.store(LookupCacheEntry(response: response, json: body), for: key)
@@ -271,9 +274,11 @@ public final class IPDataClient: Sendable {
     /// unquoted UTF-8 text (`United States`).
     /// An invalid address or an empty field name throws `badRequest` without sending anything.
     public func lookupField(_ ip: String, field: String) async throws -> Data {
-        try InputValidation.checkAddress(ip)
-        try InputValidation.checkFieldName(field)
-        return try await send(.field(address: ip, field: field), fields: nil)
+        try await ObservedCall.run(observer, .field, addresses: 1, clock: clock) { watch in
+            try InputValidation.checkAddress(ip)
+            try InputValidation.checkFieldName(field)
+            return try await send(.field(address: ip, field: field), fields: nil, watch: watch)
+        }
     }
 
     /// Looks up to 100 addresses in one `POST /bulk` request (paid plans).
@@ -305,12 +310,23 @@ public final class IPDataClient: Sendable {
         _ ips: [String], fields: [String]?, keepsJSON: Bool, readsCaches: Bool = true,
         willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [Answer] {
+        try await ObservedCall.run(observer, .bulk, addresses: ips.count, clock: clock) { watch in
+            try await bulkLookupAnswers(
+                ips, fields: fields, keepsJSON: keepsJSON, readsCaches: readsCaches, willSend: willSend, watch: watch)
+        }
+    }
+
+    /// `bulkLookupAnswers(_:fields:keepsJSON:readsCaches:willSend:)` within its call.
+    private func bulkLookupAnswers(
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, readsCaches: Bool, willSend: (@Sendable (Int) -> Void)?,
+        watch: ObservedCall?
+    ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
         var results: [IPResponse?]
         var json = [Data?](repeating: nil, count: ips.count)
         if readsCaches {
-            let cached = await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON)
+            let cached = await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON, watch: watch)
             results = cached.map { $0?.response }
             json = cached.map { $0?.json }
         } else {
@@ -326,7 +342,7 @@ public final class IPDataClient: Sendable {
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
-        let body = try await send(.bulk(addresses), fields: fields)
+        let body = try await send(.bulk(addresses), fields: fields, watch: watch)
         // One result per address sent: counted before decoding, so that a longer answer costs nothing.
         if let counted = JSONArrayScan.elementCount(of: body, limit: addresses.count), counted != addresses.count {
             throw Self.resultCountMismatch(sent: addresses.count, got: counted > addresses.count ? nil : counted)
@@ -388,27 +404,50 @@ public final class IPDataClient: Sendable {
     /// `cache` nor the store behind it (read once, for every address `cache` missed) has an
     /// answer, and for what is no address. With `keepsJSON`, an answer the store kept as bytes
     /// comes back with them and undecoded (`IPResponse(undecoded:)`), unless `cache` wants it.
-    func cachedAnswers(_ ips: [String], fields: [String]?, keepsJSON: Bool) async -> [Answer?] {
+    func cachedAnswers(
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, watch: ObservedCall?
+    ) async -> [Answer?] {
         let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
         var answers = keys.map { key in
             key.flatMap { cache?.value(forKey: $0.description) }.map { Answer(response: $0, json: nil) }
         }
+        let read = keys.indices.filter { keys[$0] != nil }
+        if let watch, cache != nil {
+            watch.cacheRead(.memory, hits: read.filter { answers[$0] != nil }.count, of: read.count)
+        }
         guard let sharedStore else { return answers }
-        let missed = answers.indices.filter { answers[$0] == nil && keys[$0] != nil }
+        let missed = read.filter { answers[$0] == nil }
         guard !missed.isEmpty else { return answers }
         let missedKeys = missed.compactMap { keys[$0] }
+        var hits = 0
         for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
             guard let kept else { continue }
             if keepsJSON, cache == nil, kept.holdsBytesAlone, let bytes = kept.json {
                 answers[index] = Answer(response: IPResponse(undecoded: ips[index]), json: bytes)
+                hits += 1
                 continue
             }
             // Bytes that do not decode are no answer: a miss.
             guard let response = kept.model else { continue }
             cache?.insert(response, forKey: key.description)
             answers[index] = Answer(response: response, json: keepsJSON ? kept.json : nil)
+            hits += 1
         }
+        watch?.cacheRead(.store, hits: hits, of: missedKeys.count)
         return answers
+    }
+
+    /// `cachedAnswers(_:fields:keepsJSON:watch:)` as a call of its own for the observer (a bulk
+    /// call answered from the caches alone): how a lookup stream reads the caches ahead of its
+    /// requests.
+    func cachedAnswers(_ ips: [String], fields: [String]?, keepsJSON: Bool) async -> [Answer?] {
+        do {
+            return try await ObservedCall.run(observer, .bulk, addresses: ips.count, clock: clock) { watch in
+                await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON, watch: watch)
+            }
+        } catch {
+            return [Answer?](repeating: nil, count: ips.count)
+        }
     }
 
     /// A bulk answer with another number of results than addresses sent; `got` nil for more.
@@ -424,50 +463,51 @@ public final class IPDataClient: Sendable {
     /// Anything else (`"ASBlah"`, `"AS 1"`) throws `notFound("AS… was not found.")`, as the API
     /// answers, without sending anything.
     public func lookupASN(_ asn: String) async throws -> ASNDetail {
-        let path = try InputValidation.asnPath(asn)
-        return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil))
+        try await ObservedCall.run(observer, .asn, addresses: 0, clock: clock) { watch in
+            let path = try InputValidation.asnPath(asn)
+            return try await decode(ASNDetail.self, from: send(.asn(path), fields: nil, watch: watch))
+        }
     }
 
     // MARK: - Plumbing
 
     /// Sends one call and returns the body of its 2xx answer, sending it again as the retry
-    /// policy says (see `RetryPolicy`).
-    func send(_ endpoint: Endpoint, fields: [String]?) async throws -> Data {
+    /// policy says (see `RetryPolicy`); `watch` hears of each request and wait.
+    func send(_ endpoint: Endpoint, fields: [String]?, watch: ObservedCall? = nil) async throws -> Data {
         if let insecureBaseURL { throw insecureBaseURL }
         let request = endpoint.urlRequest(requestBase, fields: fields)
         let isBulk: Bool
         if case .bulk = endpoint { isBulk = true } else { isBulk = false }
         let start = clock.now()
         var attempt = 0
+        var sent = 0
         var resentOverLostConnection = false
         while true {
             attempt += 1
+            sent += 1
             do {
-                try await waitOutRateLimitHold()
-                let body: Data
-                let response: URLResponse
-                switch try await sendWithinTheLimit(request) {
-                case .success(_, let data): return data  // a 2xx from the request's own URL
-                case .response(let data, let answer): (body, response) = (data, answer)
-                }
+                try await waitOutRateLimitHold(watch, attempt: sent)
+                let observed = watch.map { ObservedRequest($0, request, endpoint, attempt: sent, redaction: redaction) }
+                let answer = try await exchange(request, observed)
                 // Compared as URLs first: parsing two origins costs more than the rest of the check.
-                if let answered = response.url, answered != request.url, let asked = Origin(request.url),
+                if let answered = answer.url, answered != request.url, let asked = Origin(request.url),
                     Origin(answered) != asked
                 {
                     throw Self.answerFromAnotherOrigin(answered)
                 }
-                let http = response as? HTTPURLResponse
-                guard let http, !(200..<300).contains(http.statusCode) else {
-                    return try APIResponse.successBody(body, response, redaction: redaction)
-                }
-                let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
+                let status = answer.statusCode
+                if (200..<300).contains(status) { return answer.body }
+                let retryAfter = answer.value(forHTTPHeaderField: "Retry-After").flatMap {
                     RetryAfter.seconds($0, now: Date())
                 }
                 let wait = retryPolicy.delay(
-                    after: .answered(status: http.statusCode, retryAfter: retryAfter), attempt: attempt,
+                    after: .answered(status: status, retryAfter: retryAfter), attempt: attempt,
                     elapsed: clock.now() - start, isBulk: isBulk, random: clock.random)
-                if http.statusCode == 429 { holdForRateLimit(retryAfter ?? wait) }
-                guard let wait else { return try APIResponse.successBody(body, response, redaction: redaction) }
+                if status == 429 { holdForRateLimit(retryAfter ?? wait) }
+                guard let wait else {
+                    throw APIResponse.error(of: answer, to: request.url, redaction: redaction)
+                }
+                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .answered(statusCode: status))
                 try await pause(wait)
             } catch let error as URLError {
                 // A bulk request whose connection was lost: resent once at once, as the SDK always has.
@@ -476,6 +516,7 @@ public final class IPDataClient: Sendable {
                 {
                     resentOverLostConnection = true
                     attempt -= 1
+                    watch?.retryWait(attempt: sent + 1, seconds: 0, reason: .failed(redaction.networkError(error)))
                     continue
                 }
                 guard
@@ -483,6 +524,7 @@ public final class IPDataClient: Sendable {
                         after: .failed(error), attempt: attempt, elapsed: clock.now() - start, isBulk: isBulk,
                         random: clock.random)
                 else { throw redaction.networkError(error) }
+                watch?.retryWait(attempt: sent + 1, seconds: wait, reason: .failed(redaction.networkError(error)))
                 try await pause(wait)
             } catch let error as IPDataError {
                 throw error
@@ -503,103 +545,50 @@ public final class IPDataClient: Sendable {
     }
 
     /// Waits until the rate-limit hold, if one is on, has passed; a cancelled task stops waiting.
-    private func waitOutRateLimitHold() async throws {
+    private func waitOutRateLimitHold(_ watch: ObservedCall?, attempt: Int) async throws {
         let wait = rateLimitHold.withLock { $0 } - clock.now()
-        if wait > 0 { try await pause(wait) }
+        guard wait > 0 else { return }
+        watch?.retryWait(attempt: attempt, seconds: wait, reason: .rateLimited)
+        try await pause(wait)
     }
 
-    /// Sends one request once a slot is free (see `RequestSlots`).
-    private func sendWithinTheLimit(_ request: URLRequest) async throws -> TransportAnswer {
+    /// The transport's answer to `request`, sent once a slot is free (see `RequestSlots`) and
+    /// refused when it is larger than the limit (which every transport of this package stops as
+    /// it arrives); `observed` hears of its start and end.
+    private func exchange(_ request: URLRequest, _ observed: ObservedRequest?) async throws
+        -> IPDataTransportResponse
+    {
         do {
             try await slots.acquire()
         } catch {
             throw URLError(.cancelled)
         }
         defer { slots.release() }
-        guard let onRequestEnd else { return try await transportAnswer(for: request) }
-        let start = clock.now()
-        let answer: TransportAnswer
+        observed?.started()
+        let start = observed == nil ? 0 : clock.now()
         do {
-            answer = try await transportAnswer(for: request)
+            let answer = try await transport.response(for: request, limits: limits)
+            guard answer.body.count <= limits.maximumResponseSize else {
+                throw IPDataTransportLimits.tooLargeError(limits.maximumResponseSize)
+            }
+            observed?.ended(
+                IPDataRequestOutcome(
+                    statusCode: answer.statusCode, failure: nil, duration: max(0, clock.now() - start),
+                    bytesReceived: answer.body.count, retryAfter: answer.value(forHTTPHeaderField: "Retry-After")))
+            return answer
         } catch {
+            guard let observed else { throw error }
             let failure = error as? IPDataError ?? redaction.networkError(error)
-            onRequestEnd(sentRequest(request, status: nil, failure: failure, since: start))
+            var reachedServer = true
+            if case .networkError(let error as URLError) = failure {
+                reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
+            }
+            observed.ended(
+                IPDataRequestOutcome(
+                    statusCode: nil, failure: failure, duration: max(0, clock.now() - start), bytesReceived: 0,
+                    mayHaveReachedTheServer: reachedServer))
             throw error
         }
-        var status: Int?
-        var retryAfter: String?
-        switch answer {
-        case .success(let code, _): status = code
-        case .response(_, let response):
-            let http = response as? HTTPURLResponse
-            status = http?.statusCode
-            retryAfter = http?.value(forHTTPHeaderField: "Retry-After")
-        }
-        onRequestEnd(sentRequest(request, status: status, failure: nil, since: start, retryAfter: retryAfter))
-        return answer
-    }
-
-    /// The transport's answer to `request`, held to the limits: by URLSession's transport and
-    /// by a `LimitEnforcingTransport` themselves, by the client's watch around any other
-    /// transport, which is told them (`IPDataTransport.data(for:limits:)`).
-    private func transportAnswer(for request: URLRequest) async throws -> TransportAnswer {
-        let answer: (Data, URLResponse)
-        if transport is URLSessionTransport {
-            answer = try await transport.data(for: request)
-        } else {
-            let told = IPDataTransportLimits(deadline: limits.deadline, maximumResponseSize: Int(limits.maximumBytes))
-            if let enforcing = transport as? any LimitEnforcingTransport {
-                return try await enforcing.answer(to: request, limits: told)
-            }
-            answer = try await withinLimits { try await self.transport.data(for: request, limits: told) }
-        }
-        return .response(answer.0, answer.1)
-    }
-
-    /// What `onRequestEnd` is told of `request`, which went out at `start`.
-    private func sentRequest(
-        _ request: URLRequest, status: Int?, failure: IPDataError?, since start: TimeInterval,
-        retryAfter: String? = nil
-    ) -> SentRequest {
-        let url = request.url.map { redaction.redact($0) } ?? baseURL
-        var reachedServer = true
-        if case .networkError(let error as URLError)? = failure {
-            reachedServer = RetryPolicy.mayHaveReachedTheServer(error)
-        }
-        var sent = SentRequest(
-            method: request.httpMethod ?? "GET", url: url, statusCode: status, failure: failure,
-            duration: max(0, clock.now() - start))
-        sent.retryAfter = retryAfter
-        sent.mayHaveReachedTheServer = reachedServer
-        return sent
-    }
-
-    /// A transport of the caller's, held to the deadline and the largest answer: the call is
-    /// cancelled at the deadline (by the one `TransferWatch`), and an answer over the limit is
-    /// refused once it has arrived.
-    private func withinLimits(
-        _ send: @escaping @Sendable () async throws -> (Data, URLResponse)
-    ) async throws -> (Data, URLResponse) {
-        let limits = self.limits
-        let work = Task { try await send() }
-        let stopped = Locked<TransferWatch.Stop?>(nil)
-        let watch = TransferWatch.shared.watch(
-            limits: limits, cancel: { work.cancel() }, stop: { stop in stopped.withLock { $0 = stop } })
-        defer { TransferWatch.shared.end(watch) }
-        let answer: (Data, URLResponse)
-        do {
-            answer = try await withTaskCancellationHandler {
-                try await work.value
-            } onCancel: {
-                work.cancel()
-            }
-        } catch {
-            if let stop = stopped.withLock({ $0 }) { throw stop.error }
-            throw error
-        }
-        if let stop = stopped.withLock({ $0 }) { throw stop.error }
-        if Int64(answer.0.count) > limits.maximumBytes { throw TransferWatch.Stop.tooLarge(limits.maximumBytes).error }
-        return answer
     }
 
     /// A transport that followed a redirect to another origin: its answer is not the API's, and

@@ -86,7 +86,7 @@ public struct ClientAddressResolver: Sendable {
     /// framework: `{ request.headers[$0] }`.
     public func clientAddress(peer: String?, values: (_ lowercasedName: String) -> [String]) -> String? {
         guard let peer = peer.flatMap(Self.address(inEntry:)) else { return nil }
-        guard isTrusted(peer) else { return peer.text }
+        guard isTrusted(peer) else { return peer.description }
         let chain: [Hop]
         switch header {
         case .xForwardedFor:
@@ -98,12 +98,12 @@ public struct ClientAddressResolver: Sendable {
             let value = values("x-real-ip").map { Substring($0).trimmingSpaces }.last { !$0.isEmpty }
             chain = value.map { [Hop(entry: $0)] } ?? []
         }
-        guard !chain.isEmpty else { return peer.text }
+        guard !chain.isEmpty else { return peer.description }
         for hop in chain.reversed() {
             guard case .address(let address) = hop else { return nil }
-            if !isTrusted(address) { return address.text }
+            if !isTrusted(address) { return address.description }
         }
-        if case .address(let leftmost) = chain[0] { return leftmost.text }
+        if case .address(let leftmost) = chain[0] { return leftmost.description }
         return nil
     }
 

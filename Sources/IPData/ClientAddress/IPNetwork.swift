@@ -10,7 +10,7 @@
 /// no zone in IPv6). An IPv4-mapped IPv6 address (`::ffff:10.1.2.3`) is the IPv4 address it
 /// maps, so a dual-stack socket's peer matches an IPv4 block.
 public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
-    package let address: IPAddress
+    let address: IPAddress
     /// How many leading bits of `address` the block fixes: 0 to 32 for IPv4, 0 to 128 for IPv6.
     public let prefixLength: Int
 
@@ -46,7 +46,7 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The block in CIDR notation, its address in canonical form: `10.0.0.0/8`, `2001:db8::/32`.
-    public var description: String { "\(address.text)/\(prefixLength)" }
+    public var description: String { "\(address)/\(prefixLength)" }
 
     /// This machine: `127.0.0.0/8` and `::1`.
     public static let loopback: [IPNetwork] = ["127.0.0.0/8", "::1/128"].map { IPNetwork($0)! }
@@ -65,7 +65,7 @@ extension Character {
 extension IPAddress {
     /// 32 or 128.
     package var bitWidth: Int {
-        switch self {
+        switch bits {
         case .v4: return 32
         case .v6: return 128
         }
@@ -73,7 +73,7 @@ extension IPAddress {
 
     /// The address with every bit after the first `prefixLength` cleared.
     func masked(to prefixLength: Int) -> IPAddress {
-        switch self {
+        switch bits {
         case .v4(let bits):
             return .v4(prefixLength == 0 ? 0 : bits & ~UInt32(0) << UInt32(32 - prefixLength))
         case .v6(let groups):
@@ -89,7 +89,7 @@ extension IPAddress {
 
     /// The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) stands for; otherwise itself.
     package var unmappingIPv4: IPAddress {
-        guard case .v6(let groups) = self, groups.high == 0, groups.low >> 32 == 0xFFFF else { return self }
+        guard case .v6(let groups) = bits, groups.high == 0, groups.low >> 32 == 0xFFFF else { return self }
         return .v4(UInt32(truncatingIfNeeded: groups.low))
     }
 }

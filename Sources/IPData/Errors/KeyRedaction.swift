@@ -4,24 +4,31 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Removes API keys from everything the SDK hands back: the client's errors, and whatever the
-/// command-line tool prints.
+/// Removes API keys from text: what the client does to everything it hands back (its errors,
+/// what its observer is told), and what a transport or a tool of yours can do to what it writes.
 ///
 /// The key travels in the `api-key` query parameter, so it is part of every request URL, and
 /// URLSession copies that URL into the errors it throws (`failingURL`, the user info, the
 /// description). Every error leaves the client through `redact(_:)`.
-package struct KeyRedaction: Sendable {
-    package static let placeholder = "REDACTED"
+///
+/// ```swift
+/// KeyRedaction(apiKey: "k3y").redact("GET /8.8.8.8?api-key=k3y")  // "GET /8.8.8.8?api-key=REDACTED"
+/// ```
+public struct KeyRedaction: Sendable {
+    /// What stands in place of a key: `REDACTED`.
+    public static let placeholder = "REDACTED"
 
     /// Each key as given, and as it appears percent-encoded in a URL, longest first (so that a
     /// key that contains another is replaced whole); empty forms are dropped.
     private let forms: [String]
 
-    package init(apiKey: String) {
+    /// Removes `apiKey`, as given and percent-encoded.
+    public init(apiKey: String) {
         self.init(apiKeys: [apiKey])
     }
 
-    package init(apiKeys: [String]) {
+    /// Removes each of `apiKeys`, as given and percent-encoded; an empty key is left out.
+    public init(apiKeys: [String]) {
         var forms: [String] = []
         for key in apiKeys {
             for form in [key, URLText.queryValue(key)] where !form.isEmpty && !forms.contains(form) {
@@ -35,11 +42,12 @@ package struct KeyRedaction: Sendable {
     /// own: in a query (`api-key=KEY&`), a header (`api-key: KEY`), a URL, a message that echoes
     /// it. A form inside a longer word is not the key and is left alone, so that a short key
     /// (`e`) cannot turn `Unauthorized` into `UnauthorizREDACTEDd`.
-    package func redact(_ text: String) -> String {
+    public func redact(_ text: String) -> String {
         forms.reduce(text) { text, form in Self.replacingTokens(form, in: text) }
     }
 
-    package func appears(in text: String) -> Bool {
+    /// Whether a key stands in `text` as a token of its own (see `redact(_:)`).
+    func appears(in text: String) -> Bool {
         forms.contains { Self.replacingTokens($0, in: text) != text }
     }
 

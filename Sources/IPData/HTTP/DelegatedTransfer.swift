@@ -44,18 +44,31 @@ final class DelegatedTransfer: @unchecked Sendable {
         }
     }
 
-    /// A piece of the body; false when the body passed the limit and the task must stop.
+    /// Keeps a piece of the body, unless the transfer was stopped; true for the first piece that
+    /// takes the body past the limit, when the task must be cancelled. That piece and every later
+    /// one are dropped at once, with what was kept: a stopped transfer holds no body, and what
+    /// URLSession still delivers before the cancel takes effect costs nothing.
     func receive(_ data: Data) -> Bool {
         state.withLock { state in
             guard state.stop == nil else { return false }
-            if Int64(state.body.count + data.count) > maximumBytes {
+            guard Int64(state.body.count + data.count) <= maximumBytes else {
                 state.stop = .tooLarge(maximumBytes)
                 state.body = Data()
-                return false
+                return true
             }
             state.body.append(data)
-            return true
+            return false
         }
+    }
+
+    /// Keeps a piece of `task`'s body (see `receive(_:)`), and cancels the task when that piece
+    /// took the body past the limit.
+    func receive(_ data: Data, of task: URLSessionDataTask) {
+        guard receive(data) else { return }
+        // Never in place: on Linux this runs on URLSession's work queue (see
+        // `ImmediateDelegateQueue`), and there `cancel()` waits for that queue.
+        let task = TransferWatch.UncheckedTask(task: task)
+        DispatchQueue.global().async { task.task.cancel() }
     }
 
     /// The watch stopped the transfer (its deadline).

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// What carries an `IPDataClient`'s HTTP requests.
 ///
 /// A client built with a `URLSession` or a `URLSessionConfiguration` uses URLSession. Give a
-/// client another transport with `IPDataClient(apiKey:baseURL:transport:cache:)`: the
+/// client another transport with `IPDataClient.Configuration.connection` (`.transport(_:)`): the
 /// `IPDataTesting` library's sandbox is one, answering from sample data with no network, for the
 /// tests of apps that use this SDK.
 ///
@@ -16,66 +16,122 @@ import FoundationNetworking
 /// `POST /bulk` a JSON body with its `Content-Type`. Nothing specific to URLSession or to a
 /// platform is added; what one HTTP stack needs (URLSession's on Linux needs
 /// `Expect: 100-continue` on a POST) is that transport's to add.
+///
+/// A client calls one requirement, `response(for:limits:)`: implement it for a transport that
+/// keeps the limits itself as the answer arrives. A transport that implements `data(for:)`
+/// instead (the requirement of 1.0.x, and with `data(for:limits:)` of 1.1.0) keeps working: the
+/// default `response(for:limits:)` calls it and holds it to the limits with a watch of the
+/// client's. Every requirement has a default; implement at least one.
 public protocol IPDataTransport: Sendable {
-    /// Sends `request` and returns the response body and the response.
+    /// Sends `request` within `limits` and returns the answer: its status, headers and body.
     ///
     /// Throw a `URLError` when no HTTP answer arrives; the client reports it as
     /// `IPDataError.networkError` (and resends a bulk request once after
     /// `URLError.networkConnectionLost`). Any HTTP status is an answer: return it.
     ///
+    /// Hold the request to `limits`: the whole answer must arrive within `limits.deadline`
+    /// seconds of sending (else throw `IPDataTransportLimits.deadlineError(_:see:)`), and reading
+    /// stops past `limits.maximumResponseSize` bytes (throw
+    /// `IPDataTransportLimits.tooLargeError(_:see:)`), so that a huge answer never fills memory.
+    /// The client refuses a larger body in any case, once it has it. If the transport has limits
+    /// of its own, the smaller of each applies.
+    ///
     /// Do not follow a redirect to another origin (scheme, host or port): the request carries
     /// the API key in its URL and a header. Return the 3xx instead; the client reports it as
-    /// `unexpectedStatus`. A client that gets an answer from another origin throws
+    /// `unexpectedStatus`. A transport that followed a redirect within the origin says so in
+    /// `IPDataTransportResponse.url`; a client that gets an answer from another origin throws
     /// `networkError` rather than use it.
+    ///
+    /// The default implementation calls `data(for:limits:)` of a transport written for 1.1.0 and
+    /// before, and holds it to `limits` itself: it cancels the call at `limits.deadline` and
+    /// refuses an answer larger than `limits.maximumResponseSize` once it has arrived.
+    func response(for request: URLRequest, limits: IPDataTransportLimits) async throws -> IPDataTransportResponse
+
+    /// Sends `request` and returns the response body and the response: the requirement of
+    /// transports written for 1.0.x.
+    ///
+    /// The default implementation calls `response(for:limits:)` with the limits given to
+    /// `data(for:limits:)`, if that was what was called, else with the client's defaults for a
+    /// transport of its caller's (60 s, 10 MiB).
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
 
-    /// Sends `request` as `data(for:)` does, told the limits the client holds it to.
-    ///
-    /// An `IPDataClient` calls this, never `data(for:)`, on a transport of yours. The client
-    /// holds every request to its limits whatever the transport does: it cancels the call at
-    /// `limits.deadline` and refuses an answer larger than `limits.maximumResponseSize` once it
-    /// has arrived. A transport that reads its answer as it arrives should also stop reading past
-    /// `limits.maximumResponseSize` bytes, with `URLError(.dataLengthExceedsMaximum)`, so that a
-    /// huge answer never fills memory; if it has limits of its own, the smaller of each applies.
+    /// Sends `request` as `data(for:)` does, told the limits the client holds it to: the
+    /// requirement of transports written for 1.1.0.
     ///
     /// The default implementation calls `data(for:)`.
     func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse)
 }
 
 extension IPDataTransport {
-    /// Calls `data(for:)`: the client enforces `limits` around it (see the requirement).
+    /// Calls `data(for:limits:)` and holds it to `limits` (see the requirement).
+    public func response(for request: URLRequest, limits: IPDataTransportLimits) async throws
+        -> IPDataTransportResponse
+    {
+        let (body, response) = try await TransportDefaults.$current.withValue(
+            TransportDefaults(limits: limits, answering: ObjectIdentifier(Self.self))
+        ) {
+            try await TransferWatch.shared.hold(limits) { try await self.data(for: request, limits: limits) }
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw IPDataError.networkError(URLError(.badServerResponse))
+        }
+        return IPDataTransportResponse(http, body: body, requestURL: request.url)
+    }
+
+    /// Calls `response(for:limits:)` (see the requirement).
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let defaults = TransportDefaults.current
+        // `response(for:limits:)`'s default came here: the transport implements none of the three.
+        precondition(
+            defaults?.answering != ObjectIdentifier(Self.self),
+            "\(Self.self) implements no requirement of IPDataTransport: implement response(for:limits:)")
+        let answer = try await response(for: request, limits: defaults?.limits ?? .ownTransport)
+        return (answer.body, answer.urlResponse(for: request))
+    }
+
+    /// Calls `data(for:)` (see the requirement).
     public func data(for request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
-        try await data(for: request)
+        let answering = TransportDefaults.current?.answering
+        return try await TransportDefaults.$current.withValue(TransportDefaults(limits: limits, answering: answering)) {
+            try await data(for: request)
+        }
     }
 }
 
-/// A transport of this package that holds each request to the `IPDataTransportLimits` it is
-/// given by itself, the whole answer within the deadline, so the client puts no watch of its own
-/// around it: `AsyncHTTPClientTransport`, whose `HTTPClient` ends a request at its deadline. (A
-/// transport of the caller's is watched by the client, with a task of its own per request.)
-package protocol LimitEnforcingTransport: IPDataTransport {
-    /// The answer to `request` within `limits`, as `data(for:limits:)` gives it, except that a
-    /// success (a 2xx status) from the request's own URL may come as `TransportAnswer.success`:
-    /// the client reads nothing else of such an answer, and making its `HTTPURLResponse` costs
-    /// more than the rest of the answer's way through the client.
-    func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> TransportAnswer
+extension IPDataTransport {
+    /// Whether `url` has the origin of `other` (RFC 6454): the same scheme, host and port, with
+    /// a scheme's default port filled in, so that `https://api.ipdata.co` and
+    /// `https://API.ipdata.co:443/x` have one. A transport follows a redirect only within the
+    /// request's origin, so that the key never leaves it. False when either has no host.
+    public static func hasSameOrigin(_ url: URL, as other: URL) -> Bool {
+        guard let origin = Origin(url) else { return false }
+        return Origin(other) == origin
+    }
+
+    /// The origin of `url` as text, `scheme://host:port`, to name a server in a message: it
+    /// carries neither the path nor the query, where the key travels. Nil when `url` has no host
+    /// or no known port.
+    public static func originText(of url: URL) -> String? {
+        Origin(url)?.text
+    }
 }
 
-/// An answer as a `LimitEnforcingTransport` hands it to the client, within the calling task.
-/// (Not declared `Sendable`, which it need not be: not every Apple SDK declares `URLResponse` so.)
-package enum TransportAnswer {
-    /// A 2xx status from the request's own URL (no redirect was followed), and the body.
-    case success(status: Int, body: Data)
-    /// Any answer, whole.
-    case response(Data, URLResponse)
+/// What the default implementations of `IPDataTransport` hand each other within one request: the
+/// limits given, and the transport whose `response(for:limits:)` default started the chain.
+struct TransportDefaults: Sendable {
+    let limits: IPDataTransportLimits
+    let answering: ObjectIdentifier?
+
+    @TaskLocal static var current: TransportDefaults?
 }
 
 /// The limits an `IPDataClient` holds each request to, which it passes to its transport with
-/// every request (`IPDataTransport.data(for:limits:)`): the client's
+/// every request (`IPDataTransport.response(for:limits:)`): the client's
 /// `IPDataClient.Configuration.deadline` and `IPDataClient.Configuration.maximumResponseSize`.
 public struct IPDataTransportLimits: Sendable, Hashable {
     /// The most seconds the request may take, from the moment it is sent to the last byte of its
-    /// answer: the configuration's `deadline`, or 60 s when it has none.
+    /// answer: the configuration's `deadline`; without one, twice the session's
+    /// `timeoutIntervalForRequest` for a URLSession, and 60 s for a transport of your own.
     public var deadline: TimeInterval
     /// The most bytes the answer may have: the configuration's `maximumResponseSize`.
     public var maximumResponseSize: Int
@@ -86,16 +142,21 @@ public struct IPDataTransportLimits: Sendable, Hashable {
         self.maximumResponseSize = maximumResponseSize
     }
 
+    /// A client's limits for a transport of its caller's, without a configuration that says
+    /// otherwise: 60 s and 10 MiB.
+    static let ownTransport = IPDataTransportLimits(deadline: 60, maximumResponseSize: 10 * 1_048_576)
+
     /// The error of an answer larger than `bytes`, in the words of the client and its URLSession
-    /// transport, naming `setting` (a transport's own limit) instead of the client's when given.
-    package static func tooLargeError(_ bytes: Int, see setting: String? = nil) -> URLError {
+    /// transport (`URLError(.dataLengthExceedsMaximum)`), naming `setting` (a transport's own
+    /// limit, such as `"MyTransport.maximumSize"`) instead of the client's when given.
+    public static func tooLargeError(_ bytes: Int, see setting: String? = nil) -> URLError {
         TransferWatch.Stop.tooLarge(Int64(bytes)).error(see: setting)
     }
 
     /// The error of an answer that took longer than `seconds`, in the words of the client and its
-    /// URLSession transport, naming `setting` (a transport's own limit) instead of the client's
-    /// deadline when given.
-    package static func deadlineError(_ seconds: TimeInterval, see setting: String? = nil) -> URLError {
+    /// URLSession transport (`URLError(.timedOut)`), naming `setting` (a transport's own limit)
+    /// instead of the client's deadline when given.
+    public static func deadlineError(_ seconds: TimeInterval, see setting: String? = nil) -> URLError {
         TransferWatch.Stop.deadline(seconds).error(see: setting)
     }
 }

@@ -63,7 +63,7 @@ final class OwnedSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let transfer = transfers.withLock { $0[dataTask.taskIdentifier] }
-        if transfer?.receive(data) == false { dataTask.cancel() }
+        transfer?.receive(data, of: dataTask)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
@@ -85,7 +85,18 @@ final class OwnedSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let delegate = routes.withLock { $0[task.taskIdentifier] }
-        completionHandler(delegate?.answer(challenge) ?? .performDefaultHandling, nil)
+        let disposition = delegate?.answer(challenge) ?? .performDefaultHandling
+        // Never in place: this runs on URLSession's work queue (see `ImmediateDelegateQueue`), and
+        // the refusal cancels the task, which waits for that queue.
+        let handler = UncheckedChallengeCompletion(call: completionHandler)
+        DispatchQueue.global().async { handler.call(disposition, nil) }
+    }
+
+    /// A challenge's completion handler, handed to another queue; URLSession calls it once, from
+    /// any thread.
+    // @unchecked Sendable: URLSession's completion handlers may be called from any thread.
+    private struct UncheckedChallengeCompletion: @unchecked Sendable {
+        let call: (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     }
     #endif
 }

@@ -22,7 +22,7 @@ enum Platform {
     /// another queue. (There is no `URLSession` extension either: one would shadow the built-in
     /// method for every importer.)
     static func data(
-        for request: URLRequest, session: URLSession, limits: TransferWatch.Limits,
+        for request: URLRequest, session: URLSession, limits: IPDataTransportLimits,
         attach: @escaping @Sendable (URLSessionDataTask) -> Void
     ) async throws -> (Data, URLResponse) {
         let pending = PendingDataTask()
@@ -34,7 +34,14 @@ enum Platform {
                     } else if let error {
                         continuation.resume(throwing: error)
                     } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
+                        // On Linux the watch sees no bytes of such a task arrive: an answer over
+                        // the limit is refused once it has.
+                        let body = data ?? Data()
+                        guard body.count <= limits.maximumResponseSize else {
+                            let stop = TransferWatch.Stop.tooLarge(Int64(limits.maximumResponseSize))
+                            return continuation.resume(throwing: stop.error)
+                        }
+                        continuation.resume(returning: (body, response))
                     } else {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
@@ -47,20 +54,20 @@ enum Platform {
         }
     }
 
-    /// Sends a request through a session the client owns, whose delegate hands the body over
-    /// piece by piece (see `DelegatedTransfer`), within `limits`; otherwise as `data(for:…)`.
+    /// Sends a request whose body a delegate hands over piece by piece to its
+    /// `DelegatedTransfer`, which stops an answer past the size limit as it arrives; `attach` is
+    /// given the task and its transfer before the task starts. Otherwise as `data(for:…)`.
     static func delegatedData(
-        for request: URLRequest, session: URLSession, sessionDelegate: OwnedSessionDelegate,
-        limits: TransferWatch.Limits, attach: @escaping @Sendable (URLSessionDataTask) -> Void
+        for request: URLRequest, session: URLSession, limits: IPDataTransportLimits,
+        attach: @escaping @Sendable (URLSessionDataTask, DelegatedTransfer) -> Void
     ) async throws -> (Data, URLResponse) {
-        let transfer = DelegatedTransfer(maximumBytes: limits.maximumBytes)
+        let transfer = DelegatedTransfer(maximumBytes: Int64(limits.maximumResponseSize))
         let pending = PendingDataTask()
         defer { _ = pending.finish() }
         return try await withTaskCancellationHandler {
             try await transfer.result {
                 let task = session.dataTask(with: request)
-                sessionDelegate.track(task, transfer)
-                attach(task)
+                attach(task, transfer)
                 pending.start(task, limits: limits) { transfer.stopped($0) }
             }
         } onCancel: {
@@ -83,6 +90,17 @@ enum Platform {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.urlCache = nil
         return copy
+    }
+
+    /// The delegate queue of a session the client creates: on Linux one that runs each delegate
+    /// call in place (see `ImmediateDelegateQueue`), so that a fast endless body cannot pile up
+    /// ahead of the delegate that stops it; elsewhere URLSession's own serial queue.
+    static func ownedSessionDelegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+        return ImmediateDelegateQueue()
+        #else
+        return nil
+        #endif
     }
 
     /// Adjusts a request that carries a body (`POST /bulk`).
@@ -134,7 +152,7 @@ private final class PendingDataTask: Sendable {
     /// Starts `task` under the watch; `onStop` hears why the watch stopped it (by default, the
     /// completion handler's `finish()` does).
     func start(
-        _ task: URLSessionDataTask, limits: TransferWatch.Limits,
+        _ task: URLSessionDataTask, limits: IPDataTransportLimits,
         onStop: (@Sendable (TransferWatch.Stop) -> Void)? = nil
     ) {
         let watch = TransferWatch.shared.watch(task, limits: limits) { [self] stop in

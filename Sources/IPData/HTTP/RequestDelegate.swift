@@ -117,12 +117,12 @@ final class RequestDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
 
 /// The origin of a URL (RFC 6454): its scheme, host and port, with the scheme's default port
 /// filled in, so that `https://api.ipdata.co` and `https://API.ipdata.co:443/x` are one origin.
-package struct Origin: Equatable, Sendable {
-    package let scheme: String
-    package let host: String
-    package let port: Int
+struct Origin: Equatable, Sendable {
+    let scheme: String
+    let host: String
+    let port: Int
 
-    package init?(_ url: URL?) {
+    init?(_ url: URL?) {
         guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty
         else { return nil }
         let defaultPort = ["https": 443, "http": 80][scheme]
@@ -133,7 +133,7 @@ package struct Origin: Equatable, Sendable {
     }
 
     /// `scheme://host:port`, the way it is shown in messages.
-    package var text: String {
+    var text: String {
         let host = self.host.contains(":") && !self.host.hasPrefix("[") ? "[\(self.host)]" : self.host
         return "\(scheme)://\(host):\(port)"
     }

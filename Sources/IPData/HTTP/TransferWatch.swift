@@ -19,21 +19,13 @@ final class TransferWatch: Sendable {
         case tooLarge(Int64)
     }
 
-    /// The limits of one task, and what to do when it passes one.
-    struct Limits: Sendable {
-        /// Seconds from the start.
-        let deadline: TimeInterval
-        /// Bytes of body.
-        let maximumBytes: Int64
-    }
-
     private struct Entry {
         /// Cancels the watched work.
         let cancel: @Sendable () -> Void
         /// The bytes received so far, where the work can tell (Apple's URLSession tasks).
         let received: (@Sendable () -> Int64)?
         let deadline: UInt64
-        let limits: Limits
+        let limits: IPDataTransportLimits
         let stop: @Sendable (Stop) -> Void
     }
 
@@ -54,7 +46,9 @@ final class TransferWatch: Sendable {
     private static let interval: DispatchTimeInterval = .milliseconds(100)
 
     /// Watches `task` until `end(_:)`; `stop` is called once, before the task is cancelled.
-    func watch(_ task: URLSessionTask, limits: Limits, stop: @escaping @Sendable (Stop) -> Void) -> UInt64 {
+    func watch(
+        _ task: URLSessionTask, limits: IPDataTransportLimits, stop: @escaping @Sendable (Stop) -> Void
+    ) -> UInt64 {
         let task = UncheckedTask(task: task)
         return watch(
             limits: limits, cancel: { task.task.cancel() }, received: { Self.bytes(of: task.task) }, stop: stop)
@@ -63,7 +57,8 @@ final class TransferWatch: Sendable {
     /// Watches any work until `end(_:)`, by its deadline only: `stop`, then `cancel`, once it
     /// passes it.
     func watch(
-        limits: Limits, cancel: @escaping @Sendable () -> Void, received: (@Sendable () -> Int64)? = nil,
+        limits: IPDataTransportLimits, cancel: @escaping @Sendable () -> Void,
+        received: (@Sendable () -> Int64)? = nil,
         stop: @escaping @Sendable (Stop) -> Void
     ) -> UInt64 {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, limits.deadline) * 1_000_000_000)
@@ -80,6 +75,34 @@ final class TransferWatch: Sendable {
             }
             return state.nextID
         }
+    }
+
+    /// The answer of `send`, a transport of the caller's, held to `limits`: the call is cancelled
+    /// at the deadline (`send` runs in a task of its own, so that the watch can cancel it), and an
+    /// answer over the size limit is refused once it has arrived.
+    func hold(
+        _ limits: IPDataTransportLimits, _ send: @escaping @Sendable () async throws -> (Data, URLResponse)
+    ) async throws -> (Data, URLResponse) {
+        let work = Task { try await send() }
+        let stopped = Locked<Stop?>(nil)
+        let id = watch(limits: limits, cancel: { work.cancel() }, stop: { stop in stopped.withLock { $0 = stop } })
+        defer { end(id) }
+        let answer: (Data, URLResponse)
+        do {
+            answer = try await withTaskCancellationHandler {
+                try await work.value
+            } onCancel: {
+                work.cancel()
+            }
+        } catch {
+            if let stop = stopped.withLock({ $0 }) { throw stop.error }
+            throw error
+        }
+        if let stop = stopped.withLock({ $0 }) { throw stop.error }
+        if answer.0.count > limits.maximumResponseSize {
+            throw Stop.tooLarge(Int64(limits.maximumResponseSize)).error
+        }
+        return answer
     }
 
     /// Stops watching a task that ended. (The timer runs on for a second after the last one, so
@@ -120,8 +143,9 @@ final class TransferWatch: Sendable {
         let passed = state.withLock { state -> [(Entry, Stop)] in
             var passed: [(Entry, Stop)] = []
             for (id, entry) in state.entries {
-                if (entry.received?() ?? 0) > entry.limits.maximumBytes {
-                    passed.append((entry, .tooLarge(entry.limits.maximumBytes)))
+                let maximumBytes = Int64(entry.limits.maximumResponseSize)
+                if (entry.received?() ?? 0) > maximumBytes {
+                    passed.append((entry, .tooLarge(maximumBytes)))
                 } else if now >= entry.deadline {
                     passed.append((entry, .deadline(entry.limits.deadline)))
                 } else {
@@ -139,7 +163,7 @@ final class TransferWatch: Sendable {
 
     /// A URLSession task, which is thread-safe but not declared `Sendable` on every platform.
     // @unchecked Sendable: URLSessionTask's methods and properties are safe from any thread.
-    private struct UncheckedTask: @unchecked Sendable {
+    struct UncheckedTask: @unchecked Sendable {
         let task: URLSessionTask
     }
 }

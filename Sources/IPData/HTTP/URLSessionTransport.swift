@@ -5,13 +5,15 @@ import FoundationNetworking
 #endif
 
 /// The transport of clients built on a `URLSession`: everything URLSession needs, on each
-/// platform, stays here, so that the client above it knows only the API.
+/// platform, stays here, so that the client above it knows only HTTP answers.
 ///
 /// It owns, for a session it creates, the session and its invalidation when the transport (with
 /// its client) is released. Each request gets a `RequestDelegate`, which keeps the key at the
 /// API's origin (no redirect elsewhere) and, on Linux, refuses the authentication challenge of a
 /// 401 that would otherwise never end; the transport then answers with that 401. Each request is
-/// watched for its deadline and its size (`TransferWatch`). On Linux it also adds
+/// held to the limits it comes with, its deadline and its size (`TransferWatch`,
+/// `DelegatedTransfer`). Its answer leaves as URLSession made it: the headers are read from the
+/// `HTTPURLResponse` only when the client asks for one (`IPDataTransportResponse`). On Linux it also adds
 /// `Expect: 100-continue` to a request with a body (see `Platform`).
 ///
 /// On Linux with Swift 5.9 or 5.10, whose Foundation has no task delegates, only a session the
@@ -23,9 +25,6 @@ final class URLSessionTransport: IPDataTransport {
     /// The delegate of the session this transport created and owns; nil for a session it was
     /// given, which it never invalidates.
     let ownedSessionDelegate: OwnedSessionDelegate?
-    /// The most a request may take, and the most bytes its answer may have.
-    let limits: TransferWatch.Limits
-
     /// How many requests the session carries at once over HTTP/1.1 without queueing one inside
     /// URLSession: its `httpMaximumConnectionsPerHost`. A request queued there waits for a
     /// connection with its timeout running, and libcurl's queue is not first-come: under a steady
@@ -39,45 +38,46 @@ final class URLSessionTransport: IPDataTransport {
 
     /// A transport over `session` (`URLSession.shared`, or the caller's), which it never
     /// invalidates; `protocolWatch`, if any, sees its answers.
-    init(session: URLSession, limits: Limits, protocolWatch: ConnectionProtocolWatch? = nil) {
+    init(session: URLSession, protocolWatch: ConnectionProtocolWatch? = nil) {
         self.session = session
         self.ownedSessionDelegate = nil
-        self.limits = limits.resolved(for: session.configuration)
         self.concurrentRequests = max(1, session.configuration.httpMaximumConnectionsPerHost)
         self.protocolWatch = protocolWatch
     }
 
     /// A transport over a session of its own, made once from a copy of `configuration` whose
     /// connection limit is raised to `concurrentRequests` if it is lower.
-    init(configuration: URLSessionConfiguration, limits: Limits, concurrentRequests: Int) {
+    init(configuration: URLSessionConfiguration, concurrentRequests: Int) {
         let delegate = OwnedSessionDelegate()
         let owned = Platform.ownedSessionConfiguration(configuration)
         owned.httpMaximumConnectionsPerHost = max(owned.httpMaximumConnectionsPerHost, concurrentRequests)
-        self.session = URLSession(configuration: owned, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(
+            configuration: owned, delegate: delegate, delegateQueue: Platform.ownedSessionDelegateQueue())
         self.ownedSessionDelegate = delegate
-        self.limits = limits.resolved(for: configuration)
         self.concurrentRequests = max(1, owned.httpMaximumConnectionsPerHost)
         self.protocolWatch = nil
     }
 
-    /// The limits a client asks for: a deadline (nil: twice the session's request timeout) and
-    /// a largest answer.
-    struct Limits: Sendable {
-        var deadline: TimeInterval?
-        var maximumResponseSize: Int
-
-        func resolved(for configuration: URLSessionConfiguration) -> TransferWatch.Limits {
-            TransferWatch.Limits(
-                deadline: deadline ?? 2 * configuration.timeoutIntervalForRequest,
-                maximumBytes: Int64(maximumResponseSize))
-        }
+    /// The deadline of a client that sets none: twice the session's request timeout, which
+    /// URLSession itself only applies to a silence.
+    static func defaultDeadline(for configuration: URLSessionConfiguration) -> TimeInterval {
+        2 * configuration.timeoutIntervalForRequest
     }
 
     deinit {
         if ownedSessionDelegate != nil { session.finishTasksAndInvalidate() }
     }
 
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    func response(for request: URLRequest, limits: IPDataTransportLimits) async throws -> IPDataTransportResponse {
+        let (body, response) = try await answer(to: request, limits: limits)
+        guard let http = response as? HTTPURLResponse else {
+            throw IPDataError.networkError(URLError(.badServerResponse))
+        }
+        return IPDataTransportResponse(http, body: body, requestURL: request.url)
+    }
+
+    /// URLSession's answer to `request`, within `limits`.
+    private func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         var request = request
         if request.httpBody != nil { Platform.prepareBodyRequest(&request) }
         // The API's answers are not to be cached: the URL carries the key, and threat data changes.
@@ -102,8 +102,11 @@ final class URLSessionTransport: IPDataTransport {
         }
         do {
             if let owned {
-                return try await Platform.delegatedData(
-                    for: request, session: session, sessionDelegate: owned, limits: limits, attach: attach)
+                return try await Platform.delegatedData(for: request, session: session, limits: limits) {
+                    task, transfer in
+                    owned.track(task, transfer)
+                    attach(task)
+                }
             }
             let answer = try await Platform.data(for: request, session: session, limits: limits, attach: attach)
             protocolWatch?.observe(answer.1)

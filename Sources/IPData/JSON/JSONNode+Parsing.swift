@@ -4,7 +4,7 @@ extension JSONNode {
     /// The value `data` holds, read by the client's own parser (`JSONNode.Parser`) as
     /// `JSONDecoder` reads it; throws `DecodingError.dataCorrupted` unless it is one JSON value
     /// and nothing else.
-    package static func parse(_ data: Data) throws -> JSONNode {
+    static func parse(_ data: Data) throws -> JSONNode {
         do {
             return try parse(data, strict: false)
         } catch let error as Malformed {

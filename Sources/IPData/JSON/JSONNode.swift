@@ -25,22 +25,22 @@ package struct JSONObject: Sendable, Equatable {
 
     package private(set) var members: [Member]
 
-    package init(members: [Member] = []) {
+    init(members: [Member] = []) {
         self.members = members
     }
 
-    package mutating func append(_ key: String, _ value: JSONNode) {
+    mutating func append(_ key: String, _ value: JSONNode) {
         members.append(Member(key: key, value: value))
     }
 
     /// The keys, in order.
-    package var keys: [String] { members.map(\.key) }
+    var keys: [String] { members.map(\.key) }
 
     /// The value of `key`: the first one when the key is repeated, as `JSONDecoder` reads it.
     ///
     /// A search, not a hash table: an answer's objects have at most a few dozen members, and
     /// hashing each key as it is parsed costs more than comparing a few strings when it is read.
-    package subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         members.first { $0.key == key }?.value
     }
 }
@@ -53,7 +53,7 @@ package struct JSONObject: Sendable, Equatable {
 extension JSONNode {
     /// Strings; numbers become their decimal text. Booleans, objects and arrays have no clear
     /// text form.
-    package var lenientString: String? {
+    var lenientString: String? {
         switch self {
         case .string(let string): return string
         case .integer(let integer): return String(integer)
@@ -67,7 +67,7 @@ extension JSONNode {
     /// Whole numbers, integral decimals and numeric strings such as `"1506"` (the API sends
     /// `count` that way). An `AS` prefix (`"AS15169"`) is accepted, because ASN lists may arrive
     /// as strings.
-    package var lenientInteger: Int? {
+    var lenientInteger: Int? {
         switch self {
         case .integer(let integer): return integer
         case .number(let number): return Int(exactly: number)
@@ -83,7 +83,7 @@ extension JSONNode {
     }
 
     /// Finite numbers, whether sent as numbers or as numeric strings.
-    package var lenientDouble: Double? {
+    var lenientDouble: Double? {
         switch self {
         case .integer(let integer): return Double(integer)
         case .number(let number): return number.isFinite ? number : nil
@@ -94,7 +94,7 @@ extension JSONNode {
 
     /// Booleans, `0`/`1` (also written `1.0` or `1e0`), and the strings `"true"`, `"false"`, `"1"`,
     /// `"0"` in any letter case.
-    package var lenientBool: Bool? {
+    var lenientBool: Bool? {
         switch self {
         case .bool(let bool): return bool
         case .integer(1): return true

@@ -187,11 +187,3 @@ public struct IPResponse: Codable, LenientModel, Hashable, Sendable {
         message = fields.string(.message)
     }
 }
-
-extension IPResponse {
-    /// The answer in `data`, read as the client reads the API's answers: by its own parser, by
-    /// the same rules as `init(from:)` (see `LenientModel`).
-    package init(apiJSON data: Data) throws {
-        try self.init(jsonData: data)
-    }
-}

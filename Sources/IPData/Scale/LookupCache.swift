@@ -62,7 +62,7 @@ public final class LookupCache: Sendable {
     }
 
     /// The value kept for `key` (a `LookupCacheKey`'s description), unless it expired.
-    package func value(forKey key: String) -> IPResponse? {
+    func value(forKey key: String) -> IPResponse? {
         let now = now()
         return storage.withLock { storage in
             guard let (value, expiry) = storage.value(forKey: key) else { return nil }
@@ -78,9 +78,8 @@ public final class LookupCache: Sendable {
         insert(value, forKey: key, timeToLive: timeToLive)
     }
 
-    /// Keeps `value` for `key` for `timeToLive` seconds instead of the cache's own time to live
-    /// (the front tier of a two-tier store, whose entries live as long as their shared copy).
-    package func insert(_ value: IPResponse, forKey key: String, timeToLive: TimeInterval) {
+    /// Keeps `value` for `key` for `timeToLive` seconds instead of the cache's own time to live.
+    func insert(_ value: IPResponse, forKey key: String, timeToLive: TimeInterval) {
         let expiry = now().addingTimeInterval(timeToLive)
         storage.withLock { $0.insert(value, expiry: expiry, forKey: key) }
     }
@@ -95,6 +94,13 @@ extension LookupCache: LookupCacheStore {
     /// Keeps the answer of `entry` for `key`, for `timeToLive`.
     public func store(_ entry: LookupCacheEntry, for key: LookupCacheKey) {
         insert(entry.response, forKey: key.description)
+    }
+
+    /// Keeps the answer of `entry` for `key` for `timeToLive` seconds instead of the cache's own:
+    /// for the front tier of a store of your own, whose entries live no longer than their shared
+    /// copy (as `ValkeyLookupStore`'s do).
+    public func store(_ entry: LookupCacheEntry, for key: LookupCacheKey, timeToLive: TimeInterval) {
+        insert(entry.response, forKey: key.description, timeToLive: timeToLive)
     }
 }
 

@@ -39,8 +39,11 @@ final class RequestCoalescer<Value: Sendable>: Sendable {
         return flight.state.withLock { $0.waiters.count }
     }
 
-    /// The value of `operation` for `key`, shared with every concurrent caller of the same key.
-    func value(forKey key: String, operation: () async throws -> Value) async throws -> Value {
+    /// The value of `operation` for `key`, shared with every concurrent caller of the same key;
+    /// `shared` is called, in the caller's task, when the caller got another's value or error.
+    func value(
+        forKey key: String, shared: (() -> Void)? = nil, operation: () async throws -> Value
+    ) async throws -> Value {
         while true {
             let (flight, waiter, isLeader) = registry.withLock { registry -> (Flight, UInt64, Bool) in
                 registry.nextWaiter += 1
@@ -51,9 +54,15 @@ final class RequestCoalescer<Value: Sendable>: Sendable {
             }
             if isLeader { return try await lead(flight, key: key, operation: operation) }
             do {
-                return try await wait(for: flight, waiter: waiter)
+                let value = try await wait(for: flight, waiter: waiter)
+                shared?()
+                return value
             } catch is LeaderCancelled {
                 continue
+            } catch {
+                // The leader's failure, unless this caller's own task was cancelled.
+                if !Task.isCancelled { shared?() }
+                throw error
             }
         }
     }

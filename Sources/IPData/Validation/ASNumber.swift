@@ -1,10 +1,10 @@
-/// How text names an autonomous system, for the client, the command-line tool and the sandbox
-/// alike: `AS15169`, `as15169` or `15169`, that is an optional `AS` in any letter case and 1 to
-/// 10 ASCII digits. Anything else (`ASBlah`, `AS 1`, `AS١٥`) names none.
-package enum ASNumber {
+/// How text names an autonomous system, for `IPDataClient.lookupASN(_:)` and the `IPDataTesting`
+/// sandbox alike: `AS15169`, `as15169` or `15169`, that is an optional `AS` in any letter case
+/// and 1 to 10 ASCII digits. Anything else (`ASBlah`, `AS 1`, `AS١٥`) names none.
+public enum ASNumber {
     /// `AS` and the digits, the form the API's path takes (`/AS15169`), or nil when `text` names
     /// no autonomous system.
-    package static func pathSegment(_ text: some StringProtocol) -> String? {
+    public static func pathSegment(_ text: some StringProtocol) -> String? {
         let digits = text.utf8.count >= 2 && text.uppercased().hasPrefix("AS") ? text.dropFirst(2) : text[...]
         guard (1...10).contains(digits.utf8.count),
             digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
@@ -13,7 +13,7 @@ package enum ASNumber {
     }
 
     /// Whether `text` names an autonomous system.
-    package static func isASN(_ text: some StringProtocol) -> Bool {
+    public static func isASN(_ text: some StringProtocol) -> Bool {
         pathSegment(text) != nil
     }
 }

@@ -9,7 +9,8 @@ extension IPAddress {
     /// multicast, `240.0.0.0/4`, carrier-grade NAT). IPv6 outside `2000::/3`, the global unicast
     /// space, is reserved, but for `64:ff9b::/96` (NAT64, globally reachable). An IPv4-mapped
     /// address (`::ffff:1.2.3.4`) has the scope of its IPv4 address.
-    package enum Scope: Sendable, Equatable {
+    public enum Scope: Sendable, Hashable {
+        /// Any other address: the API looks it up.
         case `public`
         /// IPv4: "this network" (`0.0.0.0/8`), RFC 1918 (`10.0.0.0/8`, `172.16.0.0/12`,
         /// `192.168.0.0/16`), loopback (`127.0.0.0/8`), link-local (`169.254.0.0/16`), IETF
@@ -30,8 +31,8 @@ extension IPAddress {
     }
 
     /// The scope the API gives this address (see `Scope` for the table).
-    package var scope: Scope {
-        switch self {
+    public var scope: Scope {
+        switch bits {
         case .v4(let bits): return Self.scope(ofIPv4: bits)
         case .v6(let groups): return Self.scope(ofIPv6: groups)
         }
@@ -84,8 +85,8 @@ extension IPAddress {
     }
 
     /// Whether the address is this machine: `127.0.0.0/8` or `::1`.
-    package var isLoopback: Bool {
-        switch self {
+    var isLoopback: Bool {
+        switch bits {
         case .v4(let bits): return bits >> 24 == 127
         case .v6(let groups): return groups.high == 0 && groups.low == 1
         }

@@ -1,4 +1,8 @@
-/// An IPv4 or IPv6 address, read from text by one rule on every platform.
+/// An IPv4 or IPv6 address, read from text by one rule on every platform: `IPAddress("8.8.8.8")`.
+///
+/// Its `description` is the address's one canonical text (dotted decimal, or lower-case compressed
+/// IPv6), so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` are one address, and its `scope` says
+/// whether the API looks it up (`.public`) or refuses it as private or reserved.
 ///
 /// The C library's `inet_pton` is not one rule: glibc refuses an IPv4 part with a leading zero
 /// (`010.1.1.1`) while Darwin's accepts it and reads it as decimal, so the same input would be
@@ -11,11 +15,32 @@
 /// - IPv6: any RFC 4291 text form: up to four hex digits a group, one `::` at most, and an
 ///   IPv4 tail in the last 32 bits (`::ffff:1.2.3.4`, whose parts follow the IPv4 rule). No zone
 ///   (`%eth0`), no brackets, no prefix length.
-package enum IPAddress: Hashable, Sendable {
-    /// The 32 bits of an IPv4 address, first octet in the highest byte.
-    case v4(UInt32)
-    /// The eight 16-bit groups of an IPv6 address, in order.
-    case v6(Groups)
+public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The bits of an address (for the command-line tool, which reads them).
+    package enum Bits: Hashable, Sendable {
+        /// The 32 bits of an IPv4 address, first octet in the highest byte.
+        case v4(UInt32)
+        /// The eight 16-bit groups of an IPv6 address, in order.
+        case v6(Groups)
+    }
+
+    /// The address's bits.
+    package let bits: Bits
+
+    /// The address of `bits`.
+    init(_ bits: Bits) {
+        self.bits = bits
+    }
+
+    /// The IPv4 address of these 32 bits.
+    package static func v4(_ bits: UInt32) -> IPAddress {
+        IPAddress(.v4(bits))
+    }
+
+    /// The IPv6 address of these groups.
+    package static func v6(_ groups: Groups) -> IPAddress {
+        IPAddress(.v6(groups))
+    }
 
     /// The eight groups of an IPv6 address (a tuple of eight, hashable and without allocation).
     package struct Groups: Hashable, Sendable {
@@ -27,7 +52,7 @@ package enum IPAddress: Hashable, Sendable {
             self.low = low
         }
 
-        package subscript(index: Int) -> UInt16 {
+        subscript(index: Int) -> UInt16 {
             let word = index < 4 ? high : low
             return UInt16(truncatingIfNeeded: word >> (UInt64(3 - index % 4) * 16))
         }
@@ -43,15 +68,16 @@ package enum IPAddress: Hashable, Sendable {
         }
     }
 
-    /// The address written in `text`, or nil when `text` is not exactly one address.
-    package init?(_ text: some StringProtocol) {
+    /// The address written in `text`, or nil when `text` is not exactly one address (see the
+    /// type's description for the rule).
+    public init?(_ text: some StringProtocol) {
         let utf8 = Array(text.utf8)
         // The longest address text is 45 bytes (six full groups and a dotted IPv4 tail).
         guard !utf8.isEmpty, utf8.count <= 45 else { return nil }
         if let v4 = Self.parseIPv4(utf8, from: 0) {
-            self = .v4(v4)
+            self.init(.v4(v4))
         } else if let v6 = Self.parseIPv6(utf8) {
-            self = .v6(v6)
+            self.init(.v6(v6))
         } else {
             return nil
         }
@@ -66,14 +92,14 @@ package enum IPAddress: Hashable, Sendable {
     /// decimal, or lower-case compressed IPv6, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` are
     /// the same.
     package static func canonical(_ text: String) -> String? {
-        IPAddress(text)?.text
+        IPAddress(text)?.description
     }
 
     /// The canonical text: dotted decimal, or IPv6 in lower case with the longest run of two or
     /// more zero groups (the first of equals) written `::`, and a dotted tail for the IPv4-mapped
     /// (`::ffff:0:0/96`) and IPv4-compatible (`::/96`) forms, as `inet_ntop` writes them.
-    package var text: String {
-        switch self {
+    public var description: String {
+        switch bits {
         case .v4(let bits):
             return Self.dotted(bits)
         case .v6(let groups):

@@ -191,7 +191,7 @@ struct CommonOptions {
                 deadline: TimeInterval(timeoutSeconds))
             scope = .api(baseURL: baseURL, key: key)
         }
-        clientConfiguration.onRequestEnd = requestObserver(console)
+        clientConfiguration.observer = SentRequestObserver(record: requestObserver(console))
         var store: SQLiteLookupStore?
         if let cacheConfiguration {
             do {

@@ -39,7 +39,7 @@ struct DryRun: Equatable {
         for try await address in addresses {
             estimate.addresses += 1
             let parsed = IPAddress(address)
-            let canonical = parsed?.text
+            let canonical = parsed?.description
             guard seen.insert(canonical ?? "\u{0}" + address).inserted else { continue }
             estimate.distinct += 1
             if canonical == nil {

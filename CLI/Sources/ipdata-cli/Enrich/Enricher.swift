@@ -97,7 +97,7 @@ final class Enricher: Sendable {
             var found: [String] = []
             content.withUnsafeBufferPointer { buffer in
                 AddressScanner().scan(buffer) { match in
-                    if !found.contains(match.address.text) { found.append(match.address.text) }
+                    if !found.contains(match.address.description) { found.append(match.address.description) }
                     return match.range.upperBound
                 }
             }

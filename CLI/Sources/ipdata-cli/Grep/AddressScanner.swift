@@ -30,7 +30,7 @@ struct AddressScanner {
         /// The address in canonical form; for a network, its first address and `/prefix`, so that
         /// `10.0.0.1/8` is the network `10.0.0.0/8` that `ipdata bulk` reads.
         var text: String {
-            prefixLength.map { "\(address.network(prefixLength: $0).text)/\($0)" } ?? address.text
+            prefixLength.map { "\(address.network(prefixLength: $0))/\($0)" } ?? address.description
         }
     }
 
@@ -119,7 +119,7 @@ struct AddressScanner {
         }
         if let match = trimmedAddress(in: bytes, lower..<run.upperBound) {
             // `2a01:4f8::g1`: an IPv6 token that goes on past the run is no address, nor a prefix of one.
-            if last == Self.colon, isWordByte(bytes, run.upperBound), case .v6 = match.address { return [] }
+            if last == Self.colon, isWordByte(bytes, run.upperBound), case .v6 = match.address.bits { return [] }
             return [match]
         }
         // No address as a whole: the dotted parts between colons may be IPv4 addresses.
@@ -129,7 +129,7 @@ struct AddressScanner {
             let segment = segmentStart..<index
             segmentStart = index + 1
             guard segment.count >= 7, segment != lower..<run.upperBound else { continue }
-            if let match = trimmedAddress(in: bytes, segment), case .v4 = match.address { matches.append(match) }
+            if let match = trimmedAddress(in: bytes, segment), case .v4 = match.address.bits { matches.append(match) }
         }
         return matches
     }
@@ -170,7 +170,7 @@ struct AddressScanner {
         if follows("in-addr") {
             guard follows("in-addr.arpa"), parts.count == 4 else { return .some(nil) }
             let text = parts.reversed().map { String(decoding: $0, as: UTF8.self) }.joined(separator: ".")
-            guard let address = IPAddress(text), case .v4 = address else { return .some(nil) }
+            guard let address = IPAddress(text), case .v4 = address.bits else { return .some(nil) }
             return Match(range: range.lowerBound..<(end + 12), address: address, prefixLength: nil)
         }
         if follows("ip6") {
@@ -180,7 +180,8 @@ struct AddressScanner {
                 if index > 0, index % 4 == 0 { groups += ":" }
                 groups += String(decoding: nibble, as: UTF8.self)
             }
-            guard let address = IPAddress(groups), case .v6(let bits) = address, bits.high != 0 || bits.low != 0 else {
+            guard let address = IPAddress(groups), case .v6(let bits) = address.bits, bits.high != 0 || bits.low != 0
+            else {
                 return .some(nil)
             }
             return Match(range: range.lowerBound..<(end + 8), address: address.unmappingIPv4, prefixLength: nil)
@@ -196,7 +197,7 @@ struct AddressScanner {
             guard upper > range.lowerBound else { return nil }
             if let address = IPAddress(bytes: bytes, range.lowerBound..<upper) {
                 // `::` alone is punctuation far more often than the unspecified address (`Foo :: bar`).
-                if case .v6(let groups) = address, groups.high == 0, groups.low == 0 { return nil }
+                if case .v6(let groups) = address.bits, groups.high == 0, groups.low == 0 { return nil }
                 return match(address, in: bytes, range: range.lowerBound..<upper, wasTrimmed: trimmed > 0)
             }
             let last = bytes[upper - 1]

@@ -64,7 +64,7 @@ enum GrepCommand {
         /// Whether `match` is one of the addresses asked for.
         func wants(_ match: AddressScanner.Match) -> Bool {
             if let family {
-                switch (family, match.address) {
+                switch (family, match.address.bits) {
                 case (.v4, .v4), (.v6, .v6): break
                 default: return false
                 }

@@ -22,7 +22,7 @@ struct AddressRange: Sequence {
             guard let (address, prefixLength) = Self.addressAndPrefix(text) else { return nil }
             first = address.network(prefixLength: prefixLength)
             if first != address {
-                hostBitsProblem = "\(text) has host bits set: the network is \(first.text)/\(prefixLength)"
+                hostBitsProblem = "\(text) has host bits set: the network is \(first)/\(prefixLength)"
             }
             let hostBits = address.bitWidth - prefixLength
             count = hostBits >= 64 ? UInt64.max : UInt64(1) << UInt64(hostBits)
@@ -32,7 +32,7 @@ struct AddressRange: Sequence {
         guard ends.count == 2, let low = IPAddress(ends[0].trimmingCharacters(in: .whitespaces)),
             let high = IPAddress(ends[1].trimmingCharacters(in: .whitespaces))
         else { return nil }
-        switch (low, high) {
+        switch (low.bits, high.bits) {
         case (.v4(let a), .v4(let b)) where a <= b:
             count = UInt64(b - a) + 1
         case (.v6(let a), .v6(let b)) where (a.high, a.low) <= (b.high, b.low):
@@ -52,7 +52,7 @@ struct AddressRange: Sequence {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let address = IPAddress(parts[0]) else { return nil }
         // `IPNetwork` holds the rule for the prefix length; it is read on the block's first address.
-        guard let network = IPNetwork("\(address.network(prefixLength: 0).text)/\(parts[1])") else { return nil }
+        guard let network = IPNetwork("\(address.network(prefixLength: 0))/\(parts[1])") else { return nil }
         return (address, network.prefixLength)
     }
 
@@ -72,7 +72,7 @@ struct AddressRange: Sequence {
             guard left > 0, let address = next else { return nil }
             left -= 1
             next = address.successor
-            return address.text
+            return address.description
         }
     }
 }
@@ -84,7 +84,7 @@ extension IPAddress {
         func kept(_ word: UInt64, _ count: Int) -> UInt64 {
             count <= 0 ? 0 : count >= 64 ? word : word & ~(UInt64.max >> UInt64(count))
         }
-        switch self {
+        switch bits {
         case .v4(let bits):
             return .v4(UInt32(truncatingIfNeeded: kept(UInt64(bits) << 32, prefixLength) >> 32))
         case .v6(let groups):
@@ -94,7 +94,7 @@ extension IPAddress {
 
     /// The next address, or nil after the last of its family.
     fileprivate var successor: IPAddress? {
-        switch self {
+        switch bits {
         case .v4(let bits):
             return bits == .max ? nil : .v4(bits + 1)
         case .v6(let groups):

@@ -167,7 +167,7 @@ struct Summary {
         total += 1
         let parsed = IPAddress(address.trimmingCharacters(in: .whitespaces))
         if let parsed {
-            addresses.insert(parsed.text)
+            addresses.insert(parsed.description)
             if parsed.scope == .public { publicAddresses += 1 } else { privateAddresses += 1 }
         }
         guard let digest else {
