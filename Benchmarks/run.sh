@@ -26,7 +26,7 @@ rm -f /tmp/ipdata-bench-build/release.yaml /tmp/ipdata-bench-build/build.db
 swift build -c release --package-path Benchmarks --scratch-path /tmp/ipdata-bench-build
 BENCH=/tmp/ipdata-bench-build/release/ipdata-benchmarks
 CLI=""
-if swift build -c release --product ipdata --scratch-path /tmp/ipdata-cli-release-build >/dev/null 2>&1; then
+if swift build -c release --package-path CLI --product ipdata --scratch-path /tmp/ipdata-cli-release-build >/dev/null 2>&1; then
     CLI=/tmp/ipdata-cli-release-build/release/ipdata
 fi
 

@@ -5,19 +5,45 @@
 //
 // Build and test: swift build --package-path CLI --build-tests; swift test --package-path CLI.
 // Linux needs SQLite's headers (Debian and Ubuntu: apt-get install libsqlite3-dev); macOS has
-// SQLite in its SDK.
+// SQLite in its SDK. The binary links the system's SQLite dynamically (libsqlite3-0 on Linux).
+// Swift 6 language mode only (tools version 6.0): a program is compiled by no one else, so it
+// keeps no Swift 5 mode.
+import Foundation
 import PackageDescription
+
+// A bridge until the CLI builds against IPData's public API alone (issue #24, section 1): its
+// targets share the root package's `package` access, under the name SwiftPM gives that package
+// (its folder's name, lowercased, other characters than letters and digits as `_`).
+let rootPackageName = String(
+    URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
+        .map { $0.isLetter || $0.isNumber ? $0 : "_" })
+let bridge: [SwiftSetting] = [.unsafeFlags(["-package-name", rootPackageName])]
 
 let package = Package(
     name: "IPDataCLI",
     // The CLI runs on macOS and Linux (Linux needs no platform entry).
     platforms: [.macOS(.v12)],
+    products: [
+        .executable(name: "ipdata", targets: ["ipdata-cli"])
+    ],
     dependencies: [
         .package(name: "IPData", path: ".."),
         // SHA-256 (CryptoKit on Apple platforms, BoringSSL elsewhere). 3.x for Swift 6.0, 4.x for 6.1+.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [
+        // The `ipdata` command-line tool: IPData, IPDataTesting for --sandbox, and its disk cache.
+        // Named ipdata-cli (module ipdata_cli) so that no module differs from IPData by case
+        // alone: macOS file systems ignore case.
+        .executableTarget(
+            name: "ipdata-cli",
+            dependencies: [
+                "DiskCache", "CLILibC",
+                .product(name: "IPData", package: "IPData"),
+                .product(name: "IPDataTesting", package: "IPData"),
+            ], packageAccess: false, swiftSettings: bridge),
+        // The C library (Glibc, Musl or Darwin) for this package's files that call it: `import CLILibC`.
+        .target(name: "CLILibC"),
         // The system's SQLite on Linux (libsqlite3-dev). Apple platforms import the SDK's SQLite3
         // module instead, so this target is a dependency on Linux only.
         .systemLibrary(
@@ -29,18 +55,30 @@ let package = Package(
             dependencies: [
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "CLILibC",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
-            ]),
+            ], packageAccess: false, swiftSettings: bridge),
         // The store alone: 10,000 answers of real size stored and read back (release build).
         .executableTarget(
             name: "cache-benchmark",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
+            swiftSettings: bridge),
         // One of several processes sharing one cache, which DiskCacheTests starts.
         .executableTarget(
             name: "cache-race",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
+            swiftSettings: bridge),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["DiskCache", "cache-race", .product(name: "IPData", package: "IPData")]),
+            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")],
+            packageAccess: false, swiftSettings: bridge),
+        // The CLI: its parser and writers, and the built binary run against the local server.
+        .testTarget(
+            name: "IPDataCLITests",
+            dependencies: [
+                "ipdata-cli", "CLILibC", "DiskCache",
+                .product(name: "IPData", package: "IPData"),
+                .product(name: "IPDataTesting", package: "IPData"),
+            ], packageAccess: false, swiftSettings: bridge),
     ]
 )

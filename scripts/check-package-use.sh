@@ -21,9 +21,6 @@ manifest=$1/debug.yaml
 # The targets that may use IPData's `package` declarations: the library, its own tests, and the
 # test runners SwiftPM makes.
 allowed=(IPData IPDataTests IPDataIntegrationTests IPDataPackageTests IPDataPackageDiscoveredTests)
-# The one exception: the command-line tool and its tests, until the CLI moves to a package of its
-# own (issue 24, section 3). Remove these two when it does.
-allowed+=(ipdata-cli IPDataCLITests)
 
 # The build's target triple, from the library's own command: what follows each target's name.
 triple=$(sed -n 's/^ *"C\.IPData-\(.*\)-debug\.module":$/\1/p' "$manifest" | head -1)

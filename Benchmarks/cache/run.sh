@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
-# Benchmarks/cache/run.sh [ADDRESSES]: `ipdata bulk` over the same ADDRESSES distinct addresses
-# (default 100,000) twice against the local test server, with an empty disk cache of its own:
-# the first run pays, the second is answered from the cache. Prints each run's time, peak RSS,
-# the requests its summary counts and the requests nginx logged, and checks that both printed
-# the same bytes; then `--dry-run` over the file and `ipdata cache info`. Release build.
+# Benchmarks/cache/run.sh [ADDRESSES] [ROUNDS]: `ipdata bulk` over ADDRESSES distinct addresses
+# (default 10,000) against the local test server, ROUNDS interleaved rounds (default 3), each
+# with an empty disk cache of its own:
+#
+#   1. `--no-cache`, the floor;
+#   2. the first run with the cache (every answer sent for and stored);
+#   3. the second run with the cache (every answer read from it).
+#
+# Prints each run's wall-clock seconds (and the process's CPU seconds) per round, then the
+# medians, the first run against `--no-cache` (target: at most 1.1x), `--no-cache` against the
+# second run (target: at least 10x), and the cache's size on disk per answer as `du` counts it
+# (target: at most 2 KB). Checks that the three runs printed the same bytes and that the second
+# sent no request. Release build of the CLI package.
 #
 # Uses the server that IPDATA_TEST_SERVER_DIR (default /tmp/ipdata-test-server) names, started
 # when it is not running (TestServer/start; IPDATA_TEST_SERVER_PORT_BASE picks its ports).
+# IPDATA_CLI_BUILD names the scratch folder of the release build (default /tmp/ipdata-cli-release-build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-count=${1:-100000}
+count=${1:-10000}
+rounds=${2:-3}
 export IPDATA_TEST_SERVER_DIR=${IPDATA_TEST_SERVER_DIR:-/tmp/ipdata-test-server}
 [ -s "$IPDATA_TEST_SERVER_DIR/env" ] && curl -s -o /dev/null --max-time 2 -k \
     "$(. "$IPDATA_TEST_SERVER_DIR/env" && echo "$IPDATA_TEST_URL_NORMAL")/" || "$repo/TestServer/start" >/dev/null
 # shellcheck disable=SC1091
 . "$IPDATA_TEST_SERVER_DIR/env"
 
-swift build -c release --product ipdata --package-path "$repo" --scratch-path /tmp/ipdata-cli-release-build >/dev/null
-ipdata=/tmp/ipdata-cli-release-build/release/ipdata
+build=${IPDATA_CLI_BUILD:-/tmp/ipdata-cli-release-build}
+swift build -c release --package-path "$repo/CLI" --product ipdata --scratch-path "$build" >/dev/null
+ipdata=$build/release/ipdata
 work=$(mktemp -d /tmp/ipdata-cache-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 python3 - "$work/ips.txt" "$count" <<'PY'
@@ -27,27 +38,54 @@ with open(sys.argv[1], "w") as out:
     for n in range(int(sys.argv[2])):
         out.write("9.%d.%d.%d\n" % (n // 65536, n // 256 % 256, n % 256))
 PY
-export IPDATA_CACHE_DIR=$work/cache IPDATA_API_KEY=$IPDATA_TEST_KEY
-run() { # NAME OUTPUT [OPTIONS…]: one bulk run over the file
-    local name=$1 output=$2
+export IPDATA_API_KEY=$IPDATA_TEST_KEY
+
+run() { # NAME ROUND [OPTIONS…]: one bulk run over the file; appends "NAME ROUND wall cpu requests" to results
+    local name=$1 round=$2
     shift 2
     local before after
     before=$(stat -c %s "$IPDATA_TEST_ACCESS_LOG")
-    "$repo/TestServer/with-test-ca" /usr/bin/time -f '%e %M' -o "$work/time" \
-        "$ipdata" bulk --base-url "$IPDATA_TEST_URL_NORMAL" "$@" "$work/ips.txt" >"$output" 2>"$work/stderr"
+    "$repo/TestServer/with-test-ca" /usr/bin/time -f '%e %U %S' -o "$work/time" \
+        "$ipdata" bulk -q --base-url "$IPDATA_TEST_URL_NORMAL" "$@" "$work/ips.txt" >"$work/$name.jsonl"
     sleep 1 # nginx writes a request's line a moment after its answer
     after=$(stat -c %s "$IPDATA_TEST_ACCESS_LOG")
-    read -r seconds rss <"$work/time"
-    printf '%-28s %7.2f s  peak RSS %5.1f MB  nginx logged %6d requests  summary: %s\n' "$name" "$seconds" \
-        "$(echo "$rss / 1024" | bc -l)" "$(tail -c +$((before + 1)) "$IPDATA_TEST_ACCESS_LOG" | head -c $((after - before)) |
-            grep -c '"mode":"normal"' || true)" "$(tail -n 1 "$work/stderr" | sed 's/^ipdata: //')"
+    local requests
+    requests=$(tail -c +$((before + 1)) "$IPDATA_TEST_ACCESS_LOG" | head -c $((after - before)) |
+        grep -c '"mode":"normal"' || true)
+    read -r wall user system <"$work/time"
+    echo "$name $round $wall $(echo "$user + $system" | bc -l) $requests" >>"$work/results"
+    printf '  %-12s %6.2f s wall  %6.2f s CPU  %5d requests\n' "$name" "$wall" "$(echo "$user + $system" | bc -l)" \
+        "$requests"
 }
-echo "$count distinct addresses, $(nproc) cores, $(date -u +%Y-%m-%d)"
-run "first run (empty cache)" "$work/first.jsonl"
-run "second run (from the cache)" "$work/second.jsonl"
-run "third run, --no-cache" "$work/third.jsonl" --no-cache
-cmp -s "$work/first.jsonl" "$work/second.jsonl" && echo "first and second outputs: the same bytes ($(wc -c <"$work/first.jsonl") bytes)" ||
-    echo "first and second outputs DIFFER"
-"$repo/TestServer/with-test-ca" "$ipdata" bulk --dry-run --base-url "$IPDATA_TEST_URL_NORMAL" "$work/ips.txt"
-"$ipdata" cache info | sed -n '2,3p'
-echo "on disk: $(du -sh "$IPDATA_CACHE_DIR" | cut -f1) (du)"
+
+echo "$count distinct addresses, $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+for round in $(seq 1 "$rounds"); do
+    echo "round $round"
+    export IPDATA_CACHE_DIR=$work/cache-$round
+    run no-cache "$round" --no-cache
+    run first "$round"
+    run second "$round"
+    cmp -s "$work/no-cache.jsonl" "$work/first.jsonl" && cmp -s "$work/first.jsonl" "$work/second.jsonl" ||
+        echo "  the runs' outputs DIFFER"
+    bytes=$(du -sk "$IPDATA_CACHE_DIR" | cut -f1)
+    entries=$("$ipdata" cache info | sed -n 's/^entries *\([0-9]*\).*/\1/p')
+    echo "  on disk: $bytes KiB (du) for $entries answers: $((bytes * 1024 / entries)) bytes per answer" |
+        tee -a "$work/disk"
+    [ "$round" = "$rounds" ] || rm -rf "$IPDATA_CACHE_DIR"
+done
+python3 - "$work/results" "$work/disk" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    name, _, wall, cpu, requests = line.split()
+    runs.setdefault(name, []).append((float(wall), float(cpu), int(requests)))
+def median(name, column):
+    return statistics.median(r[column] for r in runs[name])
+per_answer = [int(l.split(": ")[-1].split()[0]) for l in open(sys.argv[2])]
+print("medians:")
+for name in ("no-cache", "first", "second"):
+    print("  %-12s %6.3f s wall  %6.3f s CPU  %d requests" % (name, median(name, 0), median(name, 1), median(name, 2)))
+print("first run with the cache / --no-cache:  %.2fx (target at most 1.1x)" % (median("first", 0) / median("no-cache", 0)))
+print("--no-cache / second run with the cache: %.1fx (target at least 10x)" % (median("no-cache", 0) / median("second", 0)))
+print("on disk per answer: %d bytes (target at most 2 KB)" % statistics.median(per_answer))
+PY

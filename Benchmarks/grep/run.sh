@@ -9,7 +9,7 @@ megabytes=${1:-1024}
 rounds=${2:-3}
 log=/tmp/ipdata-grep-bench-${megabytes}m.log
 [ -s "$log" ] || python3 "$here/make-log.py" "$log" "$megabytes"
-swift build -c release --product ipdata --package-path "$repo" --scratch-path /tmp/ipdata-cli-release-build >/dev/null
+swift build -c release --product ipdata --package-path "$repo/CLI" --scratch-path /tmp/ipdata-cli-release-build >/dev/null
 ipdata=/tmp/ipdata-cli-release-build/release/ipdata
 bytes=$(stat -c %s "$log")
 cat "$log" >/dev/null # into the page cache, for both alike

@@ -70,8 +70,8 @@ expect "a satellite that uses a package declaration fails, naming it" 1 "IPDataV
 manifest IPDataHummingbirdTests:Testable.swift
 expect "@testable import IPData fails, in a response file's sources too" 1 "has @testable import IPData"
 
-manifest ipdata-cli:Package.swift IPDataCLITests:Package.swift IPDataTesting:Public.swift
-expect "the command-line tool, the one exception, may use them" 0 "public API only in IPDataTesting"
+manifest ipdata-cli:Package.swift IPDataTesting:Public.swift
+expect "no target is an exception, a command-line tool neither" 1 "ipdata-cli uses what is not public"
 
 manifest IPDataTesting:Public.swift AsyncStreaming:Package.swift:another
 expect "a dependency, of another package, is not checked" 0 "public API only in IPDataTesting"

@@ -22,8 +22,12 @@ enum AnswerCheck {
     /// an error, even in a 200 answer), and its `ip` is `key`'s address. A lookup of all fields,
     /// or of fields that name `ip`, must carry the address; any other may leave it out.
     static func answers(_ response: IPResponse, key: LookupCacheKey) -> Bool {
-        guard response.message == nil else { return false }
-        guard let ip = response.ip else { return !key.fields.isEmpty && !key.fields.contains("ip") }
+        response.message == nil && answers(ip: response.ip, key: key)
+    }
+
+    /// Whether an answer whose `ip` is `ip` (nil when it has none) answers a lookup of `key`.
+    static func answers(ip: String?, key: LookupCacheKey) -> Bool {
+        guard let ip else { return !key.fields.isEmpty && !key.fields.contains("ip") }
         return LookupCacheKey(address: ip, fields: nil)?.address == key.address
     }
 }

@@ -203,6 +203,11 @@ package final class CacheDatabase: @unchecked Sendable {
         /// When it was stored, in milliseconds since 1970.
         let stored: Int64
         let json: Data
+        /// Whether `json` is one well-formed JSON object without a `message` member (SQLite's
+        /// `json_valid` and `json_type`).
+        let isAnswerObject: Bool
+        /// The object's `ip` member, when it is a string.
+        let ip: String?
     }
 
     /// For each of `keys`, the entries of `scope` for its address with its fields, or with all
@@ -210,8 +215,16 @@ package final class CacheDatabase: @unchecked Sendable {
     func storedAnswers(scope: CacheScope, keys: [LookupCacheKey]) -> [[StoredAnswer]] {
         let found = withConnection { connection throws(SQLiteError) -> [[StoredAnswer]] in
             let select = try connection.statement(
-                "SELECT rowid, fields, stored, json FROM answer WHERE scope = ?1 AND address = ?2 AND fields IN (?3, '')"
-            )
+                // The JSON checked by SQLite's own parser, in C: well formed, one object, no
+                // `message`, and its `ip` (SQLite before 3.45 takes JSON as text only).
+                """
+                SELECT rowid, fields, stored, json,
+                    CASE WHEN json_valid(CAST(json AS TEXT)) THEN json_type(CAST(json AS TEXT)) = 'object'
+                        AND json_type(CAST(json AS TEXT), '$.message') IS NULL ELSE 0 END,
+                    CASE WHEN json_valid(CAST(json AS TEXT)) AND json_type(CAST(json AS TEXT), '$.ip') = 'text'
+                        THEN json_extract(CAST(json AS TEXT), '$.ip') END
+                FROM answer WHERE scope = ?1 AND address = ?2 AND fields IN (?3, '')
+                """)
             func read(_ key: LookupCacheKey) throws(SQLiteError) -> [StoredAnswer] {
                 defer { select.reset() }
                 select.bind(scope.digest, at: 1)
@@ -222,7 +235,8 @@ package final class CacheDatabase: @unchecked Sendable {
                     rows.append(
                         StoredAnswer(
                             rowID: select.integer(at: 0), fields: select.text(at: 1), stored: select.integer(at: 2),
-                            json: select.data(at: 3)))
+                            json: select.data(at: 3), isAnswerObject: select.integer(at: 4) != 0,
+                            ip: select.isNull(at: 5) ? nil : select.text(at: 5)))
                 }
                 return rows
             }
@@ -238,15 +252,33 @@ package final class CacheDatabase: @unchecked Sendable {
     }
 
     /// Keeps each JSON for its key in `scope`, replacing what was there, stored now: in one
-    /// transaction. Then checks the bound, when it is time to.
-    func write(scope: CacheScope, answers: [(key: LookupCacheKey, json: Data)]) {
+    /// transaction; but only those that SQLite reads as one JSON object without `message` and
+    /// that `admits`, given the object's `ip` (nil when it has none as a string). Then checks the
+    /// bound, when it is time to.
+    func write(
+        scope: CacheScope, answers: [(key: LookupCacheKey, json: Data)],
+        admits: (_ ip: String?, _ key: LookupCacheKey) -> Bool
+    ) {
         guard !answers.isEmpty else { return }
         let stored = Self.milliseconds(configuration.now())
         _ = withConnection { connection throws(SQLiteError) in
             try connection.transaction(writing: true) { () throws(SQLiteError) in
+                let check = try connection.statement(
+                    """
+                    SELECT CASE WHEN json_valid(CAST(?1 AS TEXT)) THEN json_type(CAST(?1 AS TEXT)) = 'object'
+                            AND json_type(CAST(?1 AS TEXT), '$.message') IS NULL ELSE 0 END,
+                        CASE WHEN json_valid(CAST(?1 AS TEXT)) AND json_type(CAST(?1 AS TEXT), '$.ip') = 'text'
+                            THEN json_extract(CAST(?1 AS TEXT), '$.ip') END
+                    """)
                 let insert = try connection.statement(
                     "INSERT OR REPLACE INTO answer (scope, address, fields, stored, json) VALUES (?1, ?2, ?3, ?4, ?5)")
                 for (key, json) in answers {
+                    check.bind(json, at: 1)
+                    let hasRow = try check.step()
+                    let isAnswerObject = hasRow && check.integer(at: 0) != 0
+                    let ip = hasRow && !check.isNull(at: 1) ? check.text(at: 1) : nil
+                    check.reset()
+                    guard isAnswerObject, admits(ip, key) else { continue }
                     insert.bind(scope.digest, at: 1)
                     insert.bind(key.address, at: 2)
                     insert.bind(key.fields.joined(separator: ","), at: 3)
@@ -333,6 +365,13 @@ package final class CacheDatabase: @unchecked Sendable {
         }
         info.diskBytes = folder.diskBytes()
         return info
+    }
+
+    /// The space the cache's folder and files take on disk, as `du` counts it: after `close()`,
+    /// what they take at rest (SQLite removes its `-shm` and `-wal` files with the last
+    /// connection).
+    package func diskBytes() -> Int {
+        folder.diskBytes()
     }
 
     /// Removes every entry, of every scope, and gives the space back to the file system (when no

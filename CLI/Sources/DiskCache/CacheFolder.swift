@@ -1,12 +1,5 @@
+import CLILibC
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The cache's folder and the database's files in it (`answers.sqlite`, and SQLite's `-wal` and
 /// `-shm` beside it), checked before SQLite opens any of them.

@@ -13,7 +13,8 @@ import IPData
 ///
 /// Only answers are kept: a JSON object of at most 64 KiB (`AnswerCheck.largestAnswer`), without
 /// `message`, whose `ip` is the address it is kept under; anything else is not stored. What is
-/// read back is checked the same way, and its age and fields, before it is served: an entry that
+/// read back is checked the same way (by SQLite's JSON functions, in the query), and its age and
+/// fields, before it is served, as the API's bytes (`LookupCacheEntry(json:)`): an entry that
 /// fails is a miss, and is removed. A store never throws; see `CacheDatabase` for sharing, damage
 /// and the bound.
 package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
@@ -56,7 +57,6 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
         guard !keys.isEmpty else { return [] }
         let now = CacheDatabase.milliseconds(database.configuration.now())
         let rows = database.storedAnswers(scope: scope, keys: keys)
-        let decoder = JSONDecoder()
         var found = [LookupCacheEntry?](repeating: nil, count: keys.count)
         var discarded: [CacheDatabase.StoredAnswer] = []
         for (index, (key, rows)) in zip(keys, rows).enumerated() where !rows.isEmpty {
@@ -66,8 +66,8 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
                 now - row.stored < lifetime && row.stored - now < lifetime
             }
             if let own = rows.first(where: { $0.fields == fields }), isFresh(own) {
-                if let response = Self.answer(own.json, for: key, decoder: decoder) {
-                    found[index] = LookupCacheEntry(response: response, json: own.json)
+                if Self.answers(own, key: key) {
+                    found[index] = LookupCacheEntry(json: own.json)
                     continue
                 }
                 discarded.append(own)
@@ -75,14 +75,13 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
             guard !key.fields.isEmpty, let full = rows.first(where: { $0.fields.isEmpty }), isFresh(full),
                 let fullKey = LookupCacheKey(address: key.address, fields: nil)
             else { continue }
-            guard Self.answer(full.json, for: fullKey, decoder: decoder) != nil,
-                let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields)),
-                let response = try? decoder.decode(IPResponse.self, from: subset)
+            guard Self.answers(full, key: fullKey),
+                let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields))
             else {
                 discarded.append(full)
                 continue
             }
-            found[index] = LookupCacheEntry(response: response, json: subset)
+            found[index] = LookupCacheEntry(json: subset)
         }
         database.remove(discarded)
         let hits = found.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
@@ -100,20 +99,20 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     package func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) {
         var answers: [(key: LookupCacheKey, json: Data)] = []
         answers.reserveCapacity(keys.count)
-        for (entry, key) in zip(entries, keys) where AnswerCheck.answers(entry.response, key: key) {
+        // The JSON is checked by SQLite as it is written (`CacheDatabase.write`), not decoded here.
+        for (entry, key) in zip(entries, keys) {
             guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)),
                 AnswerCheck.hasAnswerShape(json)
             else { continue }
             answers.append((key, json))
         }
-        database.write(scope: scope, answers: answers)
+        database.write(scope: scope, answers: answers, admits: AnswerCheck.answers(ip:key:))
     }
 
-    /// The model of `json` when it is an answer for `key` (see `AnswerCheck`); nil otherwise.
-    private static func answer(_ json: Data, for key: LookupCacheKey, decoder: JSONDecoder) -> IPResponse? {
-        guard AnswerCheck.hasAnswerShape(json), let response = try? decoder.decode(IPResponse.self, from: json),
-            AnswerCheck.answers(response, key: key)
-        else { return nil }
-        return response
+    /// Whether `row` is an answer for `key` (see `AnswerCheck`), by what SQLite read of its JSON:
+    /// the answer is handed to the client as the API's bytes, which it decodes only when a caller
+    /// wants the model (`LookupCacheEntry(json:)`).
+    private static func answers(_ row: CacheDatabase.StoredAnswer, key: LookupCacheKey) -> Bool {
+        AnswerCheck.hasAnswerShape(row.json) && row.isAnswerObject && AnswerCheck.answers(ip: row.ip, key: key)
     }
 }

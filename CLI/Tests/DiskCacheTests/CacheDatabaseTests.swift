@@ -1,16 +1,9 @@
+import CLILibC
 import Foundation
 import IPData
 import XCTest
 
 @testable import DiskCache
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The database under the store: damage and rebuilding, the bound, `info()` and `clear()`, and
 /// where it is.

@@ -1,16 +1,9 @@
+import CLILibC
 import Foundation
 import IPData
 import XCTest
 
 @testable import DiskCache
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What another local user can plant is refused, in one line, and nothing is read from it or
 /// written to it: a folder or a file of another user's, one that others may write to, a

@@ -252,11 +252,12 @@ public final class IPDataClient: Sendable {
         willSend: (@Sendable () -> Void)?, watch: ObservedCall?
     ) async throws -> Answer {
         try await coalescer.value(forKey: key.description, shared: watch?.coalesced) {
-            let kept = await store.entry(for: key)
+            // An entry whose bytes do not decode is no answer: a miss.
+            let kept = await store.entry(for: key).flatMap { entry in entry.model.map { (entry, $0) } }
             watch?.cacheRead(.store, hits: kept == nil ? 0 : 1, of: 1)
-            if let kept {
-                cache?.insert(kept.response, forKey: key.description)
-                return Answer(response: kept.response, json: kept.json)
+            if let (entry, response) = kept {
+                cache?.insert(response, forKey: key.description)
+                return Answer(response: response, json: entry.json)
             }
             willSend?()
             let body = try await send(.address(ip), fields: fields, watch: watch)
@@ -303,48 +304,41 @@ public final class IPDataClient: Sendable {
 
     /// `bulkLookup(_:fields:)`, calling `willSend` when a request actually goes out, with the
     /// bytes of each address's element of the API's answer when `keepsJSON` (nil for an address
-    /// answered from the cache or refused without a request).
+    /// answered from the cache or refused without a request). Without `readsCaches` (a caller
+    /// that has read them, `cachedAnswers`), every address goes to the API.
     func bulkLookupAnswers(
-        _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, readsCaches: Bool = true,
+        willSend: (@Sendable (Int) -> Void)?
     ) async throws -> [Answer] {
         try await ObservedCall.run(observer, .bulk, addresses: ips.count, clock: clock) { watch in
-            try await bulkLookupAnswers(ips, fields: fields, keepsJSON: keepsJSON, willSend: willSend, watch: watch)
+            try await bulkLookupAnswers(
+                ips, fields: fields, keepsJSON: keepsJSON, readsCaches: readsCaches, willSend: willSend, watch: watch)
         }
     }
 
-    /// `bulkLookupAnswers(_:fields:keepsJSON:willSend:)` within its call.
+    /// `bulkLookupAnswers(_:fields:keepsJSON:readsCaches:willSend:)` within its call.
     private func bulkLookupAnswers(
-        _ ips: [String], fields: [String]?, keepsJSON: Bool, willSend: (@Sendable (Int) -> Void)?,
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, readsCaches: Bool, willSend: (@Sendable (Int) -> Void)?,
         watch: ObservedCall?
     ) async throws -> [Answer] {
         try InputValidation.checkBulkCount(ips.count)
         let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
-        var results = zip(ips, keys).map { ip, key -> IPResponse? in
-            guard let key else { return IPResponse(rejected: ip, message: APIMessage.invalidAddress(ip)) }
-            return cache?.value(forKey: key.description)
-        }
+        var results: [IPResponse?]
         var json = [Data?](repeating: nil, count: ips.count)
-        if let watch, cache != nil {
-            let read = keys.indices.filter { keys[$0] != nil }
-            let hits = read.filter { results[$0] != nil }.count
-            watch.cacheRead(.memory, hits: hits, of: read.count)
+        if readsCaches {
+            let cached = await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON, watch: watch)
+            results = cached.map { $0?.response }
+            json = cached.map { $0?.json }
+        } else {
+            results = [IPResponse?](repeating: nil, count: ips.count)
         }
-        // What `cache` missed, from the store behind it in one read (which fills `cache`).
-        let missed = sharedStore == nil ? [] : results.indices.filter { results[$0] == nil }
-        if let sharedStore, !missed.isEmpty {
-            let missedKeys = missed.compactMap { keys[$0] }
-            var hits = 0
-            for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
-                guard let kept else { continue }
-                hits += 1
-                cache?.insert(kept.response, forKey: key.description)
-                results[index] = kept.response
-                if keepsJSON { json[index] = kept.json }
-            }
-            watch?.cacheRead(.store, hits: hits, of: missedKeys.count)
+        for (index, key) in keys.enumerated() where key == nil {
+            results[index] = IPResponse(rejected: ips[index], message: APIMessage.invalidAddress(ips[index]))
         }
         let pending = results.indices.filter { results[$0] == nil }
-        guard !pending.isEmpty else { return results.compactMap { $0.map { Answer(response: $0, json: nil) } } }
+        guard !pending.isEmpty else {
+            return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+        }
 
         let addresses = pending.map { ips[$0] }
         willSend?(addresses.count)
@@ -373,7 +367,7 @@ public final class IPDataClient: Sendable {
             }
             elements = answers.map { ($0, nil) }
         }
-        // A store behind the cache keeps each answer's own bytes.
+        // A store behind the cache keeps each answer's own bytes; undecoded, they go to it alone.
         let storedJSON = sharedStore == nil || keepsJSON ? nil : JSONArrayScan.elementRanges(of: body)
         var stored: (entries: [LookupCacheEntry], keys: [LookupCacheKey]) = ([], [])
         for (position, (index, element)) in zip(pending, elements).enumerated() {
@@ -395,11 +389,65 @@ public final class IPDataClient: Sendable {
                 }
             } else {
                 json[index] = element.json
+                if sharedStore != nil, let bytes = element.json, let key = keys[index] {
+                    stored.entries.append(LookupCacheEntry(json: bytes))
+                    stored.keys.append(key)
+                }
             }
             results[index] = result
         }
         if let sharedStore, !stored.keys.isEmpty { await sharedStore.store(stored.entries, for: stored.keys) }
         return zip(results, json).compactMap { result, json in result.map { Answer(response: $0, json: json) } }
+    }
+
+    /// What the client's caches hold for `ips`, one per address in their order, nil where neither
+    /// `cache` nor the store behind it (read once, for every address `cache` missed) has an
+    /// answer, and for what is no address. With `keepsJSON`, an answer the store kept as bytes
+    /// comes back with them and undecoded (`IPResponse(undecoded:)`), unless `cache` wants it.
+    func cachedAnswers(
+        _ ips: [String], fields: [String]?, keepsJSON: Bool, watch: ObservedCall?
+    ) async -> [Answer?] {
+        let keys = ips.map { LookupCacheKey(address: $0, fields: fields) }
+        var answers = keys.map { key in
+            key.flatMap { cache?.value(forKey: $0.description) }.map { Answer(response: $0, json: nil) }
+        }
+        let read = keys.indices.filter { keys[$0] != nil }
+        if let watch, cache != nil {
+            watch.cacheRead(.memory, hits: read.filter { answers[$0] != nil }.count, of: read.count)
+        }
+        guard let sharedStore else { return answers }
+        let missed = read.filter { answers[$0] == nil }
+        guard !missed.isEmpty else { return answers }
+        let missedKeys = missed.compactMap { keys[$0] }
+        var hits = 0
+        for (index, (key, kept)) in zip(missed, zip(missedKeys, await sharedStore.entries(for: missedKeys))) {
+            guard let kept else { continue }
+            if keepsJSON, cache == nil, kept.holdsBytesAlone, let bytes = kept.json {
+                answers[index] = Answer(response: IPResponse(undecoded: ips[index]), json: bytes)
+                hits += 1
+                continue
+            }
+            // Bytes that do not decode are no answer: a miss.
+            guard let response = kept.model else { continue }
+            cache?.insert(response, forKey: key.description)
+            answers[index] = Answer(response: response, json: keepsJSON ? kept.json : nil)
+            hits += 1
+        }
+        watch?.cacheRead(.store, hits: hits, of: missedKeys.count)
+        return answers
+    }
+
+    /// `cachedAnswers(_:fields:keepsJSON:watch:)` as a call of its own for the observer (a bulk
+    /// call answered from the caches alone): how a lookup stream reads the caches ahead of its
+    /// requests.
+    func cachedAnswers(_ ips: [String], fields: [String]?, keepsJSON: Bool) async -> [Answer?] {
+        do {
+            return try await ObservedCall.run(observer, .bulk, addresses: ips.count, clock: clock) { watch in
+                await cachedAnswers(ips, fields: fields, keepsJSON: keepsJSON, watch: watch)
+            }
+        } catch {
+            return [Answer?](repeating: nil, count: ips.count)
+        }
     }
 
     /// A bulk answer with another number of results than addresses sent; `got` nil for more.

@@ -12,10 +12,11 @@ import Foundation
 /// It is driven by the consumer: `next()` tops the window up before waiting for the oldest
 /// lookup, so nothing is read or sent ahead of what the window allows.
 ///
-/// With `LookupStreamOptions.keptAnswers`, an address answered there is not sent: its result
-/// rides with the chunk read around it, in its place, so that the requests stay full. A chunk
-/// holds at most `mostAddressesRead` addresses, sent or not, and a run of kept answers with no
-/// address to send takes a place in the window of its own, so memory stays bounded.
+/// An address the client's caches answer (`IPDataClient.cache`, the `cacheStore` behind it, read
+/// once for each batch of addresses read) is not sent: its result rides with the chunk read
+/// around it, in its place, so that the requests stay full. A chunk holds at most
+/// `mostAddressesRead` addresses, sent or not, and a run of cached answers with no address to
+/// send takes a place in the window of its own, so memory stays bounded.
 ///
 /// Without `LookupStreamOptions.sendsNonPublicAddresses`, an address whose scope is not public
 /// rides along the same way, answered with the API's refusal.
@@ -55,7 +56,6 @@ final class LookupPipeline {
     private let concurrency: Int
     private let source: any AddressSource
     private let mode: BulkMode
-    private let keptAnswers: (any KeptAnswers)?
     private let sendsNonPublicAddresses: Bool
     private var queue: [Unit] = []
     private var ready: [IPLookupResult] = []
@@ -69,10 +69,9 @@ final class LookupPipeline {
         self.fields = fields
         self.concurrency = max(1, options.concurrency)
         self.source = source
-        self.keptAnswers = options.keptAnswers
         self.sendsNonPublicAddresses = options.sendsNonPublicAddresses
         self.mode = BulkMode(
-            fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON, keeper: options.keptAnswers,
+            fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON,
             usesSingleLookups: options.startsWithSingleLookups, onEvent: options.onEvent)
     }
 
@@ -183,22 +182,31 @@ final class LookupPipeline {
             var chunk: [String] = []
             var kept: [KeptResult] = []
             chunk.reserveCapacity(size)
-            do {
-                while chunk.count < size, chunk.count + kept.count < Self.mostAddressesRead {
-                    guard let address = try await source.next() else {
-                        inputEnded = true
-                        break
+            var read = 0
+            while chunk.count < size, read < Self.mostAddressesRead, !inputEnded {
+                // A batch of addresses to ask the caches about in one read: as many as the chunk
+                // still has room for, the non-public ones answered as they are read.
+                var batch: [(position: Int, address: String)] = []
+                do {
+                    while chunk.count + batch.count < size, read < Self.mostAddressesRead {
+                        guard let address = try await source.next() else {
+                            inputEnded = true
+                            break
+                        }
+                        if let result = refusal(of: address) {
+                            kept.append(KeptResult(position: read, result: result))
+                        } else {
+                            batch.append((read, address))
+                        }
+                        read += 1
                     }
-                    if let result = keptResult(for: address) {
-                        kept.append(KeptResult(position: chunk.count + kept.count, result: result))
-                    } else {
-                        chunk.append(address)
-                    }
+                } catch {
+                    inputError = error
+                    inputEnded = true
                 }
-            } catch {
-                inputError = error
-                inputEnded = true
+                await sort(batch, into: &chunk, kept: &kept)
             }
+            kept.sort { $0.position < $1.position }
             if chunk.isEmpty {
                 guard !kept.isEmpty else { return }
                 queue.append(.answered(kept.map(\.result)))
@@ -209,27 +217,41 @@ final class LookupPipeline {
         }
     }
 
-    /// The result of `address` without a request: the API's refusal of an address that is not
-    /// public, when the stream does not send those; else the kept answer, if the kept answers
-    /// hold it (and, for a stream that hands out decoded answers, it decodes).
-    private func keptResult(for address: String) -> IPLookupResult? {
-        if !sendsNonPublicAddresses, let parsed = IPAddress(address) {
-            switch parsed.scope {
-            case .public: break
-            case .private:
-                return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.privateAddress(address))))
-            case .reserved:
-                return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.reservedAddress(address))))
+    /// The API's refusal of `address` when it is not public and the stream does not send those;
+    /// nil otherwise.
+    private func refusal(of address: String) -> IPLookupResult? {
+        guard !sendsNonPublicAddresses, let parsed = IPAddress(address) else { return nil }
+        switch parsed.scope {
+        case .public: return nil
+        case .private:
+            return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.privateAddress(address))))
+        case .reserved:
+            return IPLookupResult(ip: address, result: .failure(.badRequest(APIMessage.reservedAddress(address))))
+        }
+    }
+
+    /// Puts each address of `batch` in `kept` when the client's caches answer it (one read for
+    /// the batch), else in `chunk`, to be sent. Without caches, every address goes to `chunk`.
+    private func sort(
+        _ batch: [(position: Int, address: String)], into chunk: inout [String], kept: inout [KeptResult]
+    ) async {
+        guard !batch.isEmpty else { return }
+        guard client.cache != nil || client.sharedStore != nil else {
+            chunk.append(contentsOf: batch.map(\.address))
+            return
+        }
+        let answers = await client.cachedAnswers(batch.map(\.address), fields: fields, keepsJSON: mode.keepsJSON)
+        for ((position, address), answer) in zip(batch, answers) {
+            guard let answer, answer.response.message == nil else {
+                chunk.append(address)
+                continue
             }
+            let json = mode.keepsJSON ? answer.json : nil
+            kept.append(
+                KeptResult(
+                    position: position,
+                    result: IPLookupResult(ip: address, result: .success(answer.response), json: json)))
         }
-        guard let keptAnswers, let json = keptAnswers.answer(for: address) else { return nil }
-        if mode.keepsJSON {
-            return IPLookupResult(ip: address, result: .success(IPResponse(undecoded: address)), json: json)
-        }
-        guard let response = try? client.decode(IPResponse.self, from: json), response.message == nil else {
-            return nil
-        }
-        return IPLookupResult(ip: address, result: .success(response))
     }
 
     private func start(_ addresses: [String], kept: [KeptResult]) -> Unit {
@@ -257,26 +279,15 @@ enum ChunkLookup {
         _ chunk: [String], client: IPDataClient, fields: [String]?, mode: BulkMode
     ) async -> [IPLookupResult]? {
         do {
-            // Kept answers need the bytes, even for a stream that hands out decoded answers.
-            let keepsJSON = mode.keepsJSON || mode.keeper != nil
-            let answers = try await client.bulkLookupAnswers(chunk, fields: fields, keepsJSON: keepsJSON) {
-                count in mode.onEvent?(.requestSent(addresses: count))
-            }
+            // The stream read the caches before it made the chunk.
+            let answers = try await client.bulkLookupAnswers(
+                chunk, fields: fields, keepsJSON: mode.keepsJSON, readsCaches: false
+            ) { count in mode.onEvent?(.requestSent(addresses: count)) }
             return zip(chunk, answers).map { address, answer in
                 if let message = answer.response.message {
                     return IPLookupResult(ip: address, result: .failure(.badRequest(message)))
                 }
-                guard let json = answer.json else {
-                    return IPLookupResult(ip: address, result: .success(answer.response))
-                }
-                mode.keeper?.keep(json, for: address)
-                if mode.keepsJSON { return IPLookupResult(ip: address, result: .success(answer.response), json: json) }
-                // Decoded here, as `bulkLookupAnswers` does without `keepsJSON`.
-                guard let response = try? client.decode(IPResponse.self, from: json) else {
-                    return IPLookupResult(
-                        ip: address, result: .failure(.badRequest("The API sent no readable result for this address.")))
-                }
-                return IPLookupResult(ip: address, result: .success(response))
+                return IPLookupResult(ip: address, result: .success(answer.response), json: answer.json)
             }
         } catch let error as IPDataError {
             guard mode.fallsBack, APIMessage.isBulkNotInPlan(error) else {
@@ -298,7 +309,6 @@ enum ChunkLookup {
             let answer = try await client.lookupAnswer(address, fields: fields) {
                 mode.onEvent?(.requestSent(addresses: 1))
             }
-            if let json = answer.json { mode.keeper?.keep(json, for: address) }
             return IPLookupResult(
                 ip: address, result: .success(answer.response), json: mode.keepsJSON ? answer.json : nil)
         } catch let error as IPDataError {
@@ -317,18 +327,15 @@ final class BulkMode: Sendable {
     let fallsBack: Bool
     /// Results carry the bytes of the API's answer (`LookupStreamOptions.keepsJSON`).
     let keepsJSON: Bool
-    /// Where each answer's bytes go (`LookupStreamOptions.keptAnswers`).
-    let keeper: (any KeptAnswers)?
     let onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     private let singleLookups: Locked<Bool>
 
     init(
-        fallsBack: Bool, keepsJSON: Bool = false, keeper: (any KeptAnswers)? = nil, usesSingleLookups: Bool = false,
+        fallsBack: Bool, keepsJSON: Bool = false, usesSingleLookups: Bool = false,
         onEvent: (@Sendable (LookupStreamEvent) -> Void)?
     ) {
         self.fallsBack = fallsBack
         self.keepsJSON = keepsJSON
-        self.keeper = keeper
         self.singleLookups = Locked(usesSingleLookups)
         self.onEvent = onEvent
     }

@@ -29,11 +29,6 @@ public struct LookupStreamOptions: Sendable {
     /// `response` holds only `ip`, and they are not cached.
     package var keepsJSON = false
 
-    /// Answers kept between runs (the `ipdata` command's disk cache): an address it holds is
-    /// answered from it, in its place in the order, without a request; each answer the API sends
-    /// for an address is given to it. The stream's events count only the requests sent.
-    package var keptAnswers: (any KeptAnswers)?
-
     /// Start with single lookups, as after the plan refused a bulk request: for a tool that runs
     /// one stream after another and has seen the refusal in an earlier one.
     package var startsWithSingleLookups = false
@@ -56,14 +51,4 @@ public enum LookupStreamEvent: Sendable {
     case requestSent(addresses: Int)
     /// The plan refused bulk requests; the stream carries on with single lookups. Sent once.
     case switchedToSingleLookups
-}
-
-/// Answers a tool keeps between runs, as the bytes the API sent for one address (the `ipdata`
-/// command's disk cache): read before an address is sent, filled with each successful answer.
-/// Both are called from any thread; neither may throw or block for long.
-package protocol KeptAnswers: Sendable {
-    /// The bytes of the answer kept for `address` (as given, not yet checked), or nil.
-    func answer(for address: String) -> Data?
-    /// Keeps `json`, the API's answer for `address`.
-    func keep(_ json: Data, for address: String)
 }

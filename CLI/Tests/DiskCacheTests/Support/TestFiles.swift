@@ -1,13 +1,6 @@
+import CLILibC
 import Foundation
 import XCTest
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension XCTestCase {
     /// A new empty folder, mode 0700, removed when the test ends.

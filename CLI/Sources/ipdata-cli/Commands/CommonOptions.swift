@@ -1,0 +1,235 @@
+import DiskCache
+import Foundation
+import IPData
+import IPDataTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The options every lookup command takes, read and checked in one place.
+struct CommonOptions {
+    static let fields = OptionSpec(
+        "fields", short: "f", value: "a,b,c",
+        help: "only these fields; dotted paths such as asn.name pick CSV and table columns")
+    static let format = OptionSpec(
+        "format", value: "FORMAT",
+        help: "\(OutputFormat.names) (default: json for one result, jsonl for several)")
+    static let output = OptionSpec("output", value: "FILE", help: "write results to FILE instead of standard output")
+    static let apiKey = OptionSpec(
+        "api-key", value: "KEY",
+        help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes); other users of this "
+            + "machine can see it in `ps`: prefer ipdata init or IPDATA_API_KEY")
+    static let eu = OptionSpec("eu", help: "use the EU endpoint, \(IPDataClient.euBaseURL.absoluteString)")
+    static let baseURL = OptionSpec("base-url", value: "URL", help: "send requests to URL (a gateway, a test server)")
+    static let sandbox = OptionSpec(
+        "sandbox", help: "answer from built-in sample data: no key, no network (IPDataTesting's sandbox)")
+    static let retries = OptionSpec(
+        "retries", value: "N",
+        help: "send a request again up to N times after a 429, a 5xx or a connection failure, waiting as "
+            + "Retry-After asks or backing off (default 3; 0: never); a bulk request only after a 429 or when "
+            + "no connection could be made, unless --resend-bulk")
+    static let resendBulk = OptionSpec(
+        "resend-bulk",
+        help: "also send a bulk request again after a 5xx or a lost connection, after which the API may have "
+            + "answered it: its addresses may be billed twice")
+    static let timeout = OptionSpec(
+        "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
+    static let quiet = OptionSpec(
+        "quiet", short: "q",
+        help: "no summary, progress bar or notices on standard error (for cron); errors, warnings and where "
+            + "to start again after a stop are still printed")
+    static let verbose = OptionSpec(
+        "verbose", help: "print where the API key comes from, and each request (key hidden) with its status and time")
+    static let noCache = OptionSpec(
+        "no-cache",
+        help: "neither read nor fill the cache of answers (see `ipdata cache --help`): every address is sent")
+    static let help = OptionSpec("help", short: "h", help: "show this help")
+    static let version = OptionSpec("version", help: "print the version")
+
+    /// The options in the order help lists them.
+    static let specs = [
+        fields, format, output, apiKey, eu, baseURL, sandbox, retries, resendBulk, timeout, noCache, quiet, verbose,
+        help, version,
+    ]
+
+    /// The `--fields` selection, if any.
+    let selection: FieldSelection?
+    /// The `--format`, if given.
+    let format: OutputFormat?
+    /// The `--output` path, if given.
+    let outputPath: String?
+    /// The `--api-key` value, if given.
+    let apiKeyOption: String?
+    /// Where requests go: `--base-url`, the EU endpoint for `--eu`, else the global endpoint.
+    let baseURL: URL
+    /// `--sandbox`: answers come from sample data, never from the API. Only ever set by the flag.
+    let isSandbox: Bool
+    /// `--retries`: how many times a request may be sent again (3 by default).
+    let retryCount: Int
+    /// `--resend-bulk`: bulk requests are retried after failures after which the API may have
+    /// answered them, as lookups are.
+    let resendsBulk: Bool
+    /// `--timeout`: the most seconds one request may take (30 by default).
+    let timeoutSeconds: Int
+    /// `--quiet`: no summary, progress bar or notices (see `Console.isQuiet`).
+    let isQuiet: Bool
+    /// `--verbose`: where the key comes from, and each request, on standard error.
+    let isVerbose: Bool
+    /// `--no-cache`: answers are neither read from nor kept in the disk cache.
+    let usesCache: Bool
+
+    /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
+    init(_ parsed: ParsedArguments) throws {
+        let fieldLists = parsed.allValues(Self.fields.name)
+        selection = fieldLists.isEmpty ? nil : try FieldSelection(parsing: fieldLists)
+        format = try parsed.value(Self.format.name).map(OutputFormat.init(parsing:))
+        outputPath = parsed.value(Self.output.name)
+        if outputPath?.isEmpty == true { throw UsageError("--output needs a file name") }
+        apiKeyOption = parsed.value(Self.apiKey.name)
+        isSandbox = parsed.has(Self.sandbox.name)
+        isQuiet = parsed.has(Self.quiet.name)
+        isVerbose = parsed.has(Self.verbose.name)
+        usesCache = !parsed.has(Self.noCache.name)
+        if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
+        retryCount = try Self.wholeNumber(parsed, Self.retries, in: 0...10, unit: "") ?? 3
+        resendsBulk = parsed.has(Self.resendBulk.name)
+        if resendsBulk, retryCount == 0 { throw UsageError("--resend-bulk resends nothing with --retries 0") }
+        // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
+        timeoutSeconds = try Self.wholeNumber(parsed, Self.timeout, in: 1...600, unit: " of seconds") ?? 30
+        if isSandbox, parsed.value(Self.baseURL.name) != nil || parsed.has(Self.eu.name) {
+            throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
+        }
+        if let text = parsed.value(Self.baseURL.name) {
+            if parsed.has(Self.eu.name) { throw UsageError("use --eu or --base-url, not both") }
+            // Printable ASCII only, checked before `URL(string:)`: Apple's newer Foundation
+            // percent-encodes spaces and converts non-ASCII hosts where Linux's refuses them, and
+            // the same text must mean the same everywhere.
+            guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+                let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
+            else {
+                throw UsageError(
+                    "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
+            }
+            guard !IPDataClient.sendsKeyInClearText(to: url) else {
+                throw UsageError(
+                    "--base-url with plain http would send the API key in clear text: use https "
+                        + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
+            }
+            baseURL = url
+        } else {
+            baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
+        }
+    }
+
+    /// The value of `option` as a whole number in `range`, if given; a usage error otherwise.
+    static func wholeNumber(
+        _ parsed: ParsedArguments, _ option: OptionSpec, in range: ClosedRange<Int>, unit: String
+    )
+        throws -> Int?
+    {
+        guard let text = parsed.value(option.name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(
+                "--\(option.name) must be a whole number\(unit) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// The client the command uses. With `--sandbox`, one that answers from sample data and
+    /// needs no key (saying so on standard error); otherwise one for the API key, with a session
+    /// of its own whose requests take at most `--timeout` seconds, and a retry policy of
+    /// `--retries` more attempts (`RetryPolicy.recommended` by default; `.default` for 0), which
+    /// resends bulk requests the API may have read only with `--resend-bulk`.
+    /// Throws a configuration error (exit status 2) that says how to set a key when there is none.
+    ///
+    /// Every client reports each request as it ends to `RequestTally.run`; with `--verbose`,
+    /// standard error says where the key comes from and shows each request (see `RequestLog`).
+    func makeClient(environment: [String: String], console: Console) throws -> IPDataClient {
+        try makeClientAndCache(environment: environment, console: console, usesCache: false).client
+    }
+
+    /// `makeClient(environment:console:)`, and unless `--no-cache` (or `usesCache` false) the
+    /// disk cache of its answers as the client's `cacheStore`: nil without a place for it (no
+    /// home folder), and when the folder is not safely the user's (said in one line, and the run
+    /// goes on without it). Throws what `makeClient` throws, and a usage error for a bad
+    /// `IPDATA_CACHE_MAX_ENTRIES`.
+    func makeClientAndCache(environment: [String: String], console: Console, usesCache: Bool? = nil) throws
+        -> (client: IPDataClient, cache: SQLiteLookupStore?)
+    {
+        let cacheConfiguration: CacheConfiguration?
+        do {
+            cacheConfiguration = (usesCache ?? self.usesCache) ? try CacheConfiguration(environment: environment) : nil
+        } catch {
+            throw UsageError(error.message)
+        }
+        var clientConfiguration: IPDataClient.Configuration
+        let scope: CacheScope
+        let key: String
+        if isSandbox {
+            console.note("sandbox: sample data, not live")
+            clientConfiguration = IPDataClient.Configuration(connection: .transport(IPDataSandbox()))
+            (scope, key) = (.sandbox, "sandbox-key")
+        } else {
+            key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
+            if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+            // A session of its own (its answers are stopped at the size limit as they arrive), and
+            // retries of rate limits, server errors and connection failures, within a time budget
+            // that leaves room for the attempts.
+            var retryPolicy =
+                retryCount == 0
+                ? RetryPolicy.default
+                : RetryPolicy(
+                    maximumAttempts: retryCount + 1,
+                    timeBudget: max(30, TimeInterval(timeoutSeconds * (retryCount + 1))))
+            retryPolicy.bulkResends = resendsBulk ? .asLookups : .never
+            clientConfiguration = IPDataClient.Configuration(
+                baseURL: baseURL, connection: .owned(configuration), retryPolicy: retryPolicy,
+                deadline: TimeInterval(timeoutSeconds))
+            scope = .api(baseURL: baseURL, key: key)
+        }
+        clientConfiguration.observer = SentRequestObserver(record: requestObserver(console))
+        var store: SQLiteLookupStore?
+        if let cacheConfiguration {
+            do {
+                store = SQLiteLookupStore(database: try CacheDatabase.open(cacheConfiguration), scope: scope)
+            } catch {
+                console.warning(error.description)
+            }
+        }
+        clientConfiguration.cacheStore = store
+        return (IPDataClient(apiKey: key, configuration: clientConfiguration), store)
+    }
+
+    /// What the client tells of each request as it ends: `RequestTally.run` counts it, and with
+    /// `--verbose` a line shows it (see `RequestLog`).
+    private func requestObserver(_ console: Console) -> @Sendable (SentRequest) -> Void {
+        let tally = RequestTally.run
+        guard isVerbose else { return { tally.record($0) } }
+        let log = RequestLog(redaction: console.keyRedaction)
+        return { request in
+            tally.record(request)
+            log.record(request)
+        }
+    }
+
+    /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the
+    /// files the run reads (see `openOutput(inputs:)`).
+    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
+        let format = format ?? OutputFormat.defaultFormat(for: shape)
+        let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        return makeRecordWriter(
+            format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),
+            forTerminal: Terminal.showsOutput(at: outputPath))
+    }
+
+    /// The output: standard output, or for `--output` a temporary file that replaces the file
+    /// once the run completes (see `OutputSink`). Refuses a file that is one of `inputs`.
+    func openOutput(inputs: [String] = []) throws -> OutputSink {
+        guard let outputPath else { return .standardOutput() }
+        return try OutputSink.file(atPath: outputPath, inputs: inputs)
+    }
+}

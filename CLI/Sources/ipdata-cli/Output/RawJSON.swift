@@ -1,0 +1,120 @@
+import Foundation
+
+/// The bytes of an answer as the API sent them, prepared for output without decoding: made
+/// compact for JSON lines or indented for JSON, and given its address when `--fields` left it
+/// out. Keys keep their order, and strings and numbers their bytes.
+enum RawJSON {
+    /// `json` without the whitespace between its tokens: one line, the same bytes whichever
+    /// endpoint answered (a lookup's pretty object, a bulk answer's `", "` and `": "`), so that
+    /// `grep '"is_threat":true'` finds every record. A line break cannot occur inside a JSON
+    /// string, so every one of them is such whitespace.
+    static func compacted(_ json: Data) -> Data {
+        json.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> Data in
+            guard input.contains(where: isWhitespace) else { return json }
+            // One pass over the bytes into a buffer of the input's size: no byte is appended to a
+            // growing `Data` one by one (which costs more than the rest of a cached run).
+            let bytes = [UInt8](unsafeUninitializedCapacity: input.count) { output, written in
+                var count = 0
+                var inString = false
+                var escaped = false
+                for byte in input {
+                    if inString {
+                        output[count] = byte
+                        count += 1
+                        if escaped {
+                            escaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            escaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            inString = false
+                        }
+                        continue
+                    }
+                    switch byte {
+                    case 0x20, 0x09, 0x0A, 0x0D: continue
+                    case UInt8(ascii: "\""): inString = true
+                    default: break
+                    }
+                    output[count] = byte
+                    count += 1
+                }
+                written = count
+            }
+            return Data(bytes)
+        }
+    }
+
+    /// `json` indented as `JSONValue.jsonText(pretty: true)` writes JSON, two spaces a level,
+    /// `"key": value`, `{}` and `[]` for empty containers; each line after the first starts with
+    /// `indent` too (an element of an array). Its tokens are the API's bytes.
+    static func prettyPrinted(_ json: Data, indent: String = "") -> Data {
+        let compact = compacted(json)
+        var out = Data()
+        out.reserveCapacity(compact.count * 2)
+        let prefix = Data(indent.utf8)
+        var level = 0
+        func newLine() {
+            out.append(0x0A)
+            out.append(prefix)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        var index = compact.startIndex
+        while index < compact.endIndex {
+            let byte = compact[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                // A string, to its closing quote, as it is.
+                var end = index + 1
+                while end < compact.endIndex, compact[end] != UInt8(ascii: "\"") {
+                    end += compact[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                end = min(end + 1, compact.endIndex)
+                out.append(compact[index..<end])
+                index = end
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                out.append(byte)
+                let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index + 1 < compact.endIndex, compact[index + 1] == close {
+                    out.append(close)
+                    index += 2
+                    continue
+                }
+                level += 1
+                newLine()
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                level -= 1
+                newLine()
+                out.append(byte)
+            case UInt8(ascii: ","):
+                out.append(byte)
+                newLine()
+            case UInt8(ascii: ":"):
+                out.append(contentsOf: [byte, UInt8(ascii: " ")])
+            default:
+                out.append(byte)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The object `json` with `"ip": ip` as its first member, for a record whose fields left the
+    /// address out; `json` itself when it is not an object.
+    static func withAddress(_ json: Data, ip: String) -> Data {
+        guard let open = json.firstIndex(where: { !(0x20 == $0 || 0x09 == $0 || 0x0A == $0 || 0x0D == $0) }),
+            json[open] == UInt8(ascii: "{")
+        else { return json }
+        let rest = json[(open + 1)...]
+        let isEmpty =
+            rest.first(where: { !(0x20 == $0 || 0x09 == $0 || 0x0A == $0 || 0x0D == $0) }) == UInt8(ascii: "}")
+        var out = Data(json[...open])
+        out.append(Data((#""ip":"# + JSONValue.string(ip).jsonText() + (isEmpty ? "" : ",")).utf8))
+        out.append(rest)
+        return out
+    }
+}
