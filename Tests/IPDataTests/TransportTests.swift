@@ -50,7 +50,7 @@ final class TransportTests: MockedClientTestCase {
     }
 
     /// On Linux the URLSession transport adds `Expect: 100-continue` to a POST, so that
-    /// libcurl's resend over a new connection carries the body (see `Platform`); nowhere else.
+    /// libcurl's resend over a new connection carries the body (see `URLSessionQuirks`); nowhere else.
     func testTheURLSessionTransportAddsExpectToAPostOnLinuxOnly() async throws {
         MockURLProtocol.respond(body: Data(#"[{"ip":"8.8.8.8"}]"#.utf8))
         _ = try await client.bulkLookup(["8.8.8.8"])

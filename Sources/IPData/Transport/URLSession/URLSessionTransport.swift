@@ -14,7 +14,7 @@ import FoundationNetworking
 /// held to the limits it comes with, its deadline and its size (`TransferWatch`,
 /// `DelegatedTransfer`). Its answer leaves as URLSession made it: the headers are read from the
 /// `HTTPURLResponse` only when the client asks for one (`IPDataTransportResponse`). On Linux it also adds
-/// `Expect: 100-continue` to a request with a body (see `Platform`).
+/// `Expect: 100-continue` to a request with a body (see `URLSessionQuirks`).
 ///
 /// On Linux with Swift 5.9 or 5.10, whose Foundation has no task delegates, only a session the
 /// client owns passes redirects and challenges to the request's delegate; through
@@ -49,10 +49,10 @@ final class URLSessionTransport: IPDataTransport {
     /// connection limit is raised to `concurrentRequests` if it is lower.
     init(configuration: URLSessionConfiguration, concurrentRequests: Int) {
         let delegate = OwnedSessionDelegate()
-        let owned = Platform.ownedSessionConfiguration(configuration)
+        let owned = URLSessionQuirks.ownedSessionConfiguration(configuration)
         owned.httpMaximumConnectionsPerHost = max(owned.httpMaximumConnectionsPerHost, concurrentRequests)
         self.session = URLSession(
-            configuration: owned, delegate: delegate, delegateQueue: Platform.ownedSessionDelegateQueue())
+            configuration: owned, delegate: delegate, delegateQueue: URLSessionQuirks.ownedSessionDelegateQueue())
         self.ownedSessionDelegate = delegate
         self.concurrentRequests = max(1, owned.httpMaximumConnectionsPerHost)
         self.protocolWatch = nil
@@ -79,7 +79,7 @@ final class URLSessionTransport: IPDataTransport {
     /// URLSession's answer to `request`, within `limits`.
     private func answer(to request: URLRequest, limits: IPDataTransportLimits) async throws -> (Data, URLResponse) {
         var request = request
-        if request.httpBody != nil { Platform.prepareBodyRequest(&request) }
+        if request.httpBody != nil { URLSessionQuirks.prepareBodyRequest(&request) }
         // The API's answers are not to be cached: the URL carries the key, and threat data changes.
         // (A session of the client's own has no cache at all; `URLSession.shared` has one.)
         request.cachePolicy = .reloadIgnoringLocalCacheData
@@ -102,13 +102,13 @@ final class URLSessionTransport: IPDataTransport {
         }
         do {
             if let owned {
-                return try await Platform.delegatedData(for: request, session: session, limits: limits) {
+                return try await DataTaskCall.delegatedData(for: request, session: session, limits: limits) {
                     task, transfer in
                     owned.track(task, transfer)
                     attach(task)
                 }
             }
-            let answer = try await Platform.data(for: request, session: session, limits: limits, attach: attach)
+            let answer = try await DataTaskCall.data(for: request, session: session, limits: limits, attach: attach)
             protocolWatch?.observe(answer.1)
             return answer
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
