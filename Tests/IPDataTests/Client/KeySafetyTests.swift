@@ -80,17 +80,12 @@ final class KeySafetyTests: MockedClientTestCase {
         XCTAssertFalse(message.contains(Self.apiKey), message)
     }
 
-    /// A transport that hands back an answer from another origin followed a redirect there.
-    private struct RedirectedTransport: IPDataTransport {
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            let elsewhere = URL(string: "https://collector.example/8.8.8.8")!
-            let response = HTTPURLResponse(url: elsewhere, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            return (Data("{}".utf8), response)
-        }
-    }
-
     func testAnAnswerFromAnotherOriginIsNotUsed() async {
-        let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(RedirectedTransport())))
+        // A transport that hands back an answer from another origin followed a redirect there.
+        var elsewhere = StubTransport.Reply.status(200)
+        elsewhere.url = URL(string: "https://collector.example/8.8.8.8")
+        let redirected = StubTransport(otherwise: elsewhere)
+        let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(redirected)))
         let error = await capturedError { try await client.lookup("8.8.8.8") }
         guard case .networkError(let underlying as URLError)? = error else { return XCTFail(String(describing: error)) }
         XCTAssertEqual(underlying.code, .badServerResponse)

@@ -51,23 +51,16 @@ final class Compatibility110Tests: MockedClientTestCase {
 
     @available(*, deprecated, message: "pins a deprecated initialiser")
     func testTheTransportInitialiserStandsForItsConfiguration() {
-        let transport = StandInTransport()
+        let transport = StubTransport()
         let client = IPDataClient(apiKey: "k", transport: transport)
-        XCTAssertTrue(client.transport as? StandInTransport === transport)
+        XCTAssertTrue(client.transport as? StubTransport === transport)
         XCTAssertEqual(client.baseURL, IPDataClient.defaultBaseURL)
         XCTAssertNil(client.cache)
 
         let cache = LookupCache()
         let cached = IPDataClient(apiKey: "k", baseURL: IPDataClient.euBaseURL, transport: transport, cache: cache)
-        XCTAssertTrue(cached.transport as? StandInTransport === transport)
+        XCTAssertTrue(cached.transport as? StubTransport === transport)
         XCTAssertEqual(cached.baseURL, IPDataClient.euBaseURL)
         XCTAssertTrue(cached.cache === cache)
-    }
-
-    /// A transport that is never called: these tests only look at what the client was made of.
-    private final class StandInTransport: IPDataTransport {
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            throw URLError(.resourceUnavailable)
-        }
     }
 }

@@ -9,40 +9,9 @@ import FoundationNetworking
 
 /// At most `maximumConcurrentRequests` requests in flight; the others wait in the client.
 final class RequestSlotsTests: XCTestCase {
-    /// A transport that holds every request until the test lets it go, counting how many it held
-    /// at once.
-    private final class HoldingTransport: IPDataTransport {
-        private struct State {
-            var inFlight = 0
-            var mostInFlight = 0
-            var held: [CheckedContinuation<Void, Never>] = []
-        }
-
-        private let state = Locked(State())
-
-        var mostInFlight: Int { state.withLock { $0.mostInFlight } }
-        var held: Int { state.withLock { $0.held.count } }
-
-        func releaseAll() {
-            let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                defer { state.held = [] }
-                return state.held
-            }
-            for continuation in held { continuation.resume() }
-        }
-
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            await withCheckedContinuation { continuation in
-                state.withLock { state in
-                    state.inFlight += 1
-                    state.mostInFlight = max(state.mostInFlight, state.inFlight)
-                    state.held.append(continuation)
-                }
-            }
-            state.withLock { $0.inFlight -= 1 }
-            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            return (Data(#"{"ip":"8.8.8.8"}"#.utf8), response)
-        }
+    /// A transport that holds every request until the test lets it go, and answers a lookup.
+    private func holdingTransport() -> StubTransport {
+        StubTransport(otherwise: .status(200, body: #"{"ip":"8.8.8.8"}"#), holding: true)
     }
 
     private func waitUntil(_ condition: () -> Bool) async throws {
@@ -51,7 +20,7 @@ final class RequestSlotsTests: XCTestCase {
     }
 
     func testNoMoreThanTheLimitAreInFlightAndTheRestAllEnd() async throws {
-        let transport = HoldingTransport()
+        let transport = holdingTransport()
         let client = IPDataClient(
             apiKey: "k",
             configuration: IPDataClient.Configuration(connection: .transport(transport), maximumConcurrentRequests: 4))
@@ -61,7 +30,7 @@ final class RequestSlotsTests: XCTestCase {
         XCTAssertEqual(transport.held, 4, "the other 46 wait in the client")
         let releaser = Task {
             while !Task.isCancelled {
-                transport.releaseAll()
+                transport.releaseHeld()
                 try? await Task.sleep(nanoseconds: 1_000_000)
             }
         }
@@ -76,7 +45,7 @@ final class RequestSlotsTests: XCTestCase {
     }
 
     func testACallCancelledWhileItWaitsForASlotEndsAtOnce() async throws {
-        let transport = HoldingTransport()
+        let transport = holdingTransport()
         let client = IPDataClient(
             apiKey: "k",
             configuration: IPDataClient.Configuration(connection: .transport(transport), maximumConcurrentRequests: 1))
@@ -92,12 +61,12 @@ final class RequestSlotsTests: XCTestCase {
             XCTAssertEqual(underlying.code, .cancelled)
         }
         XCTAssertEqual(transport.held, 1, "the cancelled call never reached the transport")
-        transport.releaseAll()
+        transport.releaseHeld()
         _ = try await first.value
         // Its slot was not lost: the next call goes through.
         let next = Task { try await client.lookup("9.9.9.9") }
         try await waitUntil { transport.held == 1 }
-        transport.releaseAll()
+        transport.releaseHeld()
         _ = try await next.value
     }
 
@@ -140,7 +109,7 @@ final class RequestSlotsTests: XCTestCase {
 
         let custom = IPDataClient(
             apiKey: "k",
-            configuration: .init(connection: .transport(HoldingTransport()), maximumConcurrentRequests: 16))
+            configuration: .init(connection: .transport(holdingTransport()), maximumConcurrentRequests: 16))
         XCTAssertEqual(custom.slots.limit, 16, "a transport of your own carries what it is given")
     }
 }

@@ -168,14 +168,19 @@ final class LookupStreamTests: MockedClientTestCase {
     }
 
     func testStoppingEarlyCancelsTheRequestsInFlight() async throws {
-        let transport = HoldingTransport()
+        // Answers the bulk request that carries 8.0.0.0 and holds every other one until it is cancelled.
+        let transport = StubTransport { request in
+            let ips = (try? JSONSerialization.jsonObject(with: request.httpBody ?? Data())) as? [String] ?? []
+            guard ips.first == "8.0.0.0" else { return StubTransport.Reply.status(200, body: "[]").delayed(60) }
+            return .body((try? JSONSerialization.data(withJSONObject: ips.map { ["ip": $0] })) ?? Data())
+        }
         let client = IPDataClient(apiKey: Self.apiKey, configuration: .init(connection: .transport(transport)))
         for try await first in client.lookupStream(addresses(400)) {
             XCTAssertEqual(first.ip, "8.0.0.0")
             break  // three more chunks are waiting at the transport
         }
-        for _ in 0..<1_000 where transport.cancelled < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
-        XCTAssertEqual(transport.cancelled, 3, "leaving the loop cancelled every request still in flight")
+        for _ in 0..<1_000 where transport.cancellations < 3 { try await Task.sleep(nanoseconds: 5_000_000) }
+        XCTAssertEqual(transport.cancellations, 3, "leaving the loop cancelled every request still in flight")
     }
 
     func testAnInputErrorComesAfterTheResultsReadBeforeIt() async throws {
@@ -215,27 +220,5 @@ private struct CountingAddresses: Sequence, Sendable {
             guard index < count else { return nil }
             return "8.\(index / 65_536).\(index / 256 % 256).\(index % 256)"
         }
-    }
-}
-
-/// Answers the bulk request that carries 8.0.0.0 and holds every other one until it is
-/// cancelled, counting the cancellations.
-private final class HoldingTransport: IPDataTransport, Sendable {
-    private let cancellations = Locked(0)
-    var cancelled: Int { cancellations.withLock { $0 } }
-
-    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let ips = (try? JSONSerialization.jsonObject(with: request.httpBody ?? Data())) as? [String] ?? []
-        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/2", headerFields: nil)!
-        if ips.first == "8.0.0.0" {
-            return (try JSONSerialization.data(withJSONObject: ips.map { ["ip": $0] }), response)
-        }
-        do {
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-        } catch {
-            cancellations.withLock { $0 += 1 }
-            throw URLError(.cancelled)
-        }
-        return (Data("[]".utf8), response)
     }
 }

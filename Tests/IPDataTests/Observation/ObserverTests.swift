@@ -246,51 +246,23 @@ final class ObserverTests: MockedClientTestCase {
         XCTAssertEqual(observer.requests.last?.call.addressCount, 3)
     }
 
-    /// A transport that holds every answer until `release()`.
-    private final class GatedTransport: IPDataTransport {
-        private let released = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-        let sent = Locked(0)
-
-        func release() {
-            let waiting = released.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.isOpen = true
-                defer { state.waiting = [] }
-                return state.waiting
-            }
-            for continuation in waiting { continuation.resume() }
-        }
-
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            sent.withLock { $0 += 1 }
-            await withCheckedContinuation { continuation in
-                let isOpen = released.withLock { state -> Bool in
-                    if !state.isOpen { state.waiting.append(continuation) }
-                    return state.isOpen
-                }
-                if isOpen { continuation.resume() }
-            }
-            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            return (Data(#"{"ip":"8.8.8.8"}"#.utf8), response)
-        }
-    }
-
     func testACallThatSharesAnothersRequestIsToldInItsOwnTask() async throws {
-        let transport = GatedTransport()
+        let transport = StubTransport(otherwise: .status(200, body: #"{"ip":"8.8.8.8"}"#), holding: true)
         var configuration = IPDataClient.Configuration(connection: .transport(transport))
         configuration.observer = observer
         let client = IPDataClient(apiKey: Self.apiKey, configuration: configuration)
         let leader = Task {
             try await RecordingObserver.$mark.withValue("leader") { try await client.lookup("8.8.8.8") }
         }
-        try await waitUntil { transport.sent.withLock { $0 } == 1 }
+        try await waitUntil { transport.held == 1 }
         let follower = Task {
             try await RecordingObserver.$mark.withValue("follower") { try await client.lookup("8.8.8.8") }
         }
         try await waitUntil { client.coalescer.waiterCount(forKey: "8.8.8.8#") == 1 }
-        transport.release()
+        transport.releaseHeld()
         _ = try await (leader.value, follower.value)
 
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
         let events = observer.events
         let calls = Dictionary(grouping: zip(events, observer.marks), by: { $0.1 ?? "none" })
         let leaderCalls = Set((calls["leader"] ?? []).map(\.0.call.id))

@@ -9,32 +9,7 @@ import FoundationNetworking
 
 /// `RetryPolicy`: what is sent again, after how long, and what never is.
 final class RetryPolicyTests: XCTestCase {
-    /// One scripted reply of the transport.
-    private enum Reply {
-        case status(Int, headers: [String: String] = [:], body: String = #"{"message":"m"}"#)
-        case failure(URLError.Code)
-    }
-
-    /// A transport that answers from a script, in order, and counts what it was sent.
-    private final class ScriptedTransport: IPDataTransport {
-        private let script: Locked<[Reply]>
-        let sent = Locked(0)
-
-        init(_ script: [Reply]) { self.script = Locked(script) }
-
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            sent.withLock { $0 += 1 }
-            let reply = script.withLock { $0.isEmpty ? Reply.status(200, body: "{}") : $0.removeFirst() }
-            switch reply {
-            case .status(let status, let headers, let body):
-                let response = HTTPURLResponse(
-                    url: request.url!, statusCode: status, httpVersion: nil, headerFields: headers)!
-                return (Data(body.utf8), response)
-            case .failure(let code):
-                throw URLError(code)
-            }
-        }
-    }
+    private typealias Reply = StubTransport.Reply
 
     /// A clock whose waits only advance its own time, and whose jitter is the range's top.
     private final class TestClock: Sendable {
@@ -54,8 +29,8 @@ final class RetryPolicyTests: XCTestCase {
 
     private func client(
         _ script: [Reply], policy: RetryPolicy, clock: TestClock = TestClock()
-    ) -> (IPDataClient, ScriptedTransport, TestClock) {
-        let transport = ScriptedTransport(script)
+    ) -> (IPDataClient, StubTransport, TestClock) {
+        let transport = StubTransport(script)
         let client = IPDataClient(
             apiKey: "k", configuration: .init(connection: .transport(transport), retryPolicy: policy),
             clock: clock.clock)
@@ -77,7 +52,7 @@ final class RetryPolicyTests: XCTestCase {
         let (client, transport, clock) = self.client([.status(503)], policy: .default)
         let failure = await error { try await client.lookup("8.8.8.8") }
         guard case .unexpectedStatus(503, _)? = failure else { return XCTFail("\(String(describing: failure))") }
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
         XCTAssertEqual(clock.waits.withLock { $0 }, [])
     }
 
@@ -86,7 +61,7 @@ final class RetryPolicyTests: XCTestCase {
             [.failure(.networkConnectionLost), .status(200, body: #"[{"ip":"8.8.8.8"}]"#)], policy: .default)
         let results = try await client.bulkLookup(["8.8.8.8"])
         XCTAssertEqual(results.map(\.ip), ["8.8.8.8"])
-        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(transport.count, 2)
         XCTAssertEqual(clock.waits.withLock { $0 }, [])
     }
 
@@ -103,7 +78,7 @@ final class RetryPolicyTests: XCTestCase {
                 return XCTFail("\(String(describing: failure))")
             }
             XCTAssertEqual(underlying.code, .networkConnectionLost)
-            XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+            XCTAssertEqual(transport.count, 1)
         }
     }
 
@@ -114,7 +89,7 @@ final class RetryPolicyTests: XCTestCase {
             return XCTFail("\(String(describing: failure))")
         }
         XCTAssertEqual(underlying.code, .networkConnectionLost)
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
     }
 
     // MARK: An opt-in policy
@@ -125,7 +100,7 @@ final class RetryPolicyTests: XCTestCase {
             policy: .recommended)
         let info = try await client.lookup("8.8.8.8")
         XCTAssertEqual(info.ip, "8.8.8.8")
-        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(transport.count, 2)
         XCTAssertEqual(clock.waits.withLock { $0 }, [2])
     }
 
@@ -141,7 +116,7 @@ final class RetryPolicyTests: XCTestCase {
         let info = try await client.lookup("1.1.1.1")
         XCTAssertEqual(info.ip, "1.1.1.1")
         XCTAssertEqual(clock.waits.withLock { $0 }, [3], "the second call waited out the hold")
-        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(transport.count, 2)
 
         // Once the hold has passed, calls go out at once.
         _ = try await client.lookup("9.9.9.9")
@@ -161,7 +136,7 @@ final class RetryPolicyTests: XCTestCase {
             Array(repeating: .status(503), count: 10), policy: RetryPolicy(maximumAttempts: 4, initialDelay: 0.5))
         let failure = await error { try await client.lookup("8.8.8.8") }
         guard case .unexpectedStatus(503, _)? = failure else { return XCTFail("\(String(describing: failure))") }
-        XCTAssertEqual(transport.sent.withLock { $0 }, 4)
+        XCTAssertEqual(transport.count, 4)
         XCTAssertEqual(clock.waits.withLock { $0 }, [0.5, 1, 2], "the jitter's upper bounds, doubling")
     }
 
@@ -177,7 +152,7 @@ final class RetryPolicyTests: XCTestCase {
         let (client, transport, clock) = self.client(Array(repeating: .status(502), count: 10), policy: policy)
         _ = await error { try await client.lookup("8.8.8.8") }
         XCTAssertEqual(clock.waits.withLock { $0 }, [0.5], "0.5 + 1 would end past the 1 s budget")
-        XCTAssertEqual(transport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(transport.count, 2)
     }
 
     func testARetryAfterLongerThanTheMaximumDelayEndsTheRetries() async {
@@ -185,7 +160,7 @@ final class RetryPolicyTests: XCTestCase {
             [.status(429, headers: ["Retry-After": "3600"])], policy: .recommended)
         let failure = await error { try await client.lookup("8.8.8.8") }
         guard case .unexpectedStatus(429, _)? = failure else { return XCTFail("\(String(describing: failure))") }
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
     }
 
     func testClientErrorsAreNeverRetried() async {
@@ -193,7 +168,7 @@ final class RetryPolicyTests: XCTestCase {
             let (client, transport, _) = self.client([.status(status)], policy: .recommended)
             let failure = await error { try await client.lookup("8.8.8.8") }
             XCTAssertNotNil(failure, "\(status)")
-            XCTAssertEqual(transport.sent.withLock { $0 }, 1, "\(status) was sent again")
+            XCTAssertEqual(transport.count, 1, "\(status) was sent again")
         }
     }
 
@@ -202,7 +177,7 @@ final class RetryPolicyTests: XCTestCase {
             let (client, transport, _) = self.client(
                 [.failure(code), .status(200, body: #"{"ip":"8.8.8.8"}"#)], policy: .recommended)
             _ = try await client.lookup("8.8.8.8")
-            XCTAssertEqual(transport.sent.withLock { $0 }, 2, "\(code)")
+            XCTAssertEqual(transport.count, 2, "\(code)")
         }
     }
 
@@ -212,7 +187,7 @@ final class RetryPolicyTests: XCTestCase {
         let (retried, retriedTransport, _) = self.client(
             [.failure(.cannotConnectToHost), bulkAnswer], policy: .recommended)
         _ = try await retried.bulkLookup(["8.8.8.8"])
-        XCTAssertEqual(retriedTransport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(retriedTransport.count, 2)
 
         // A lost connection is resent once, at once, and no more: the server may have read the
         // request before the connection died.
@@ -220,14 +195,14 @@ final class RetryPolicyTests: XCTestCase {
             [.failure(.networkConnectionLost), .failure(.networkConnectionLost), bulkAnswer], policy: .recommended)
         let lostFailure = await error { try await lost.bulkLookup(["8.8.8.8"]) }
         XCTAssertNotNil(lostFailure)
-        XCTAssertEqual(lostTransport.sent.withLock { $0 }, 2, "the one resend, then nothing")
+        XCTAssertEqual(lostTransport.count, 2, "the one resend, then nothing")
 
         // The server may have read the request before it timed out, or answered what was unreadable.
         for code in [URLError.Code.timedOut, .unknown, .badServerResponse] {
             let (client, transport, _) = self.client([.failure(code), bulkAnswer], policy: .recommended)
             let failure = await error { try await client.bulkLookup(["8.8.8.8"]) }
             XCTAssertNotNil(failure)
-            XCTAssertEqual(transport.sent.withLock { $0 }, 1, "\(code): the server may have answered")
+            XCTAssertEqual(transport.count, 1, "\(code): the server may have answered")
         }
     }
 
@@ -238,7 +213,7 @@ final class RetryPolicyTests: XCTestCase {
         let (limited, limitedTransport, clock) = self.client(
             [.status(429, headers: ["Retry-After": "1"]), bulkAnswer], policy: .recommended)
         _ = try await limited.bulkLookup(["8.8.8.8"])
-        XCTAssertEqual(limitedTransport.sent.withLock { $0 }, 2)
+        XCTAssertEqual(limitedTransport.count, 2)
         XCTAssertEqual(clock.waits.withLock { $0 }, [1])
 
         for status in [500, 502, 503, 504] {
@@ -247,7 +222,7 @@ final class RetryPolicyTests: XCTestCase {
             guard case .unexpectedStatus(status, _)? = failure else {
                 return XCTFail("\(status): \(String(describing: failure))")
             }
-            XCTAssertEqual(transport.sent.withLock { $0 }, 1, "\(status) was resent")
+            XCTAssertEqual(transport.count, 1, "\(status) was resent")
         }
     }
 
@@ -262,37 +237,37 @@ final class RetryPolicyTests: XCTestCase {
             let (client, transport, _) = self.client([reply, reply, bulkAnswer], policy: policy)
             let results = try await client.bulkLookup(["8.8.8.8"])
             XCTAssertEqual(results.map(\.ip), ["8.8.8.8"])
-            XCTAssertEqual(transport.sent.withLock { $0 }, 3, "\(reply)")
+            XCTAssertEqual(transport.count, 3, "\(reply)")
         }
         // Within the policy's attempts: the default policy has one.
         var once = RetryPolicy.default
         once.bulkResends = .asLookups
         let (client, transport, _) = self.client([.failure(.networkConnectionLost), bulkAnswer], policy: once)
         _ = await error { try await client.bulkLookup(["8.8.8.8"]) }
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
     }
 
     func testAPolicyCanLeaveServerErrorsOrConnectionFailuresAlone() async {
         let noStatus = RetryPolicy(maximumAttempts: 3, retriesRateLimitsAndServerErrors: false)
         let (first, firstTransport, _) = self.client([.status(503)], policy: noStatus)
         _ = await error { try await first.lookup("8.8.8.8") }
-        XCTAssertEqual(firstTransport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(firstTransport.count, 1)
 
         let noConnection = RetryPolicy(maximumAttempts: 3, retriesConnectionFailures: false)
         let (second, secondTransport, _) = self.client([.failure(.timedOut)], policy: noConnection)
         _ = await error { try await second.lookup("8.8.8.8") }
-        XCTAssertEqual(secondTransport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(secondTransport.count, 1)
     }
 
     func testCancellingTheCallEndsTheWaitAtOnce() async throws {
-        let transport = ScriptedTransport([.status(503, headers: ["Retry-After": "60"])])
+        let transport = StubTransport([.status(503, headers: ["Retry-After": "60"])])
         let client = IPDataClient(
             apiKey: "k",
             configuration: .init(
                 connection: .transport(transport),
                 retryPolicy: RetryPolicy(maximumAttempts: 2, maximumDelay: 120, timeBudget: 300)))
         let lookup = Task { try await client.lookup("8.8.8.8") }
-        while transport.sent.withLock({ $0 }) == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        while transport.count == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         lookup.cancel()
         let ended = expectation(description: "the cancelled call ended before its 60 s wait")
         let outcome = Locked<Error?>(nil)
@@ -306,7 +281,7 @@ final class RetryPolicyTests: XCTestCase {
             return XCTFail("\(String(describing: failure))")
         }
         XCTAssertEqual(underlying.code, .cancelled)
-        XCTAssertEqual(transport.sent.withLock { $0 }, 1)
+        XCTAssertEqual(transport.count, 1)
     }
 
     // MARK: Retry-After

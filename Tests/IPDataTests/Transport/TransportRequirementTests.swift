@@ -42,6 +42,13 @@ final class TransportRequirementTests: XCTestCase {
         }
     }
 
+    /// A transport written for 1.0.x: only `data(for:)`, answering ten zero bytes.
+    private struct TransportOf100: IPDataTransport {
+        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+            (Data(count: 10), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!)
+        }
+    }
+
     private let lookup = IPDataTransportResponse(
         statusCode: 200, headers: [("Content-Type", "application/json")], body: Data(#"{"ip":"8.8.8.8"}"#.utf8))
 
@@ -121,6 +128,18 @@ final class TransportRequirementTests: XCTestCase {
         let info = try await client(WrapperOf110(inner: inner)).lookup("8.8.8.8")
         XCTAssertEqual(info.ip, "8.8.8.8")
         XCTAssertEqual(inner.told.withLock { $0 }, [IPDataTransportLimits(deadline: 7, maximumResponseSize: 4_096)])
+    }
+
+    /// A transport written before 1.1.0 has only `data(for:)`, which the default `data(for:limits:)` calls.
+    func testATransportWithoutDataForLimitsIsStillCalled() async throws {
+        let client = IPDataClient(
+            apiKey: "k", configuration: IPDataClient.Configuration(connection: .transport(TransportOf100())))
+        do {
+            _ = try await client.lookup("8.8.8.8")
+            XCTFail("ten zero bytes decoded as a lookup")
+        } catch IPDataError.decodingFailed {
+            // The ten bytes arrived: the transport was called.
+        }
     }
 
     func testAnAnswerOfURLSessionKeepsItsHeadersAndItsURL() throws {

@@ -10,20 +10,6 @@ import FoundationNetworking
 /// The line between the client and its transport: a transport gets each request as the API
 /// defines it, and what URLSession needs on one platform stays in the URLSession transport.
 final class TransportTests: MockedClientTestCase {
-    /// A transport that records what it is given and answers every request with `body`.
-    private final class RecordingTransport: IPDataTransport {
-        let requests = Locked<[URLRequest]>([])
-        let body: Data
-
-        init(body: Data) { self.body = body }
-
-        func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-            requests.withLock { $0.append(request) }
-            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!
-            return (body, response)
-        }
-    }
-
     private static let apiHeaders = ["api-key", "accept", "user-agent"]
 
     /// The header names of `request`, in lower case (URLRequest may normalise their case).
@@ -32,17 +18,17 @@ final class TransportTests: MockedClientTestCase {
     }
 
     func testACustomTransportGetsExactlyTheAPIsHeadersOnEveryPlatform() async throws {
-        let lookup = RecordingTransport(body: try Fixture.data(Fixture.googleLookup))
+        let lookup = StubTransport(otherwise: .body(try Fixture.data(Fixture.googleLookup)))
         _ = try await IPDataClient(apiKey: "k", configuration: .init(connection: .transport(lookup))).lookup("8.8.8.8")
-        let get = try XCTUnwrap(lookup.requests.withLock { $0.first })
+        let get = try XCTUnwrap(lookup.requests.first)
         XCTAssertEqual(get.httpMethod, "GET")
         XCTAssertEqual(headerNames(get), Set(Self.apiHeaders))
 
-        let bulk = RecordingTransport(body: Data(#"[{"ip":"8.8.8.8"}]"#.utf8))
+        let bulk = StubTransport(otherwise: .status(200, body: #"[{"ip":"8.8.8.8"}]"#))
         _ = try await IPDataClient(apiKey: "k", configuration: .init(connection: .transport(bulk))).bulkLookup([
             "8.8.8.8"
         ])
-        let post = try XCTUnwrap(bulk.requests.withLock { $0.first })
+        let post = try XCTUnwrap(bulk.requests.first)
         XCTAssertEqual(post.httpMethod, "POST")
         XCTAssertEqual(headerNames(post), Set(Self.apiHeaders + ["content-type"]))
         XCTAssertNil(post.value(forHTTPHeaderField: "Expect"), "no libcurl header for a transport that is not libcurl")
@@ -70,9 +56,9 @@ final class TransportTests: MockedClientTestCase {
 
     /// A client over a transport of the caller's uses that transport itself, not a URLSession one.
     func testAClientOverACustomTransportUsesItAsItIs() {
-        let transport = RecordingTransport(body: Data())
+        let transport = StubTransport()
         let client = IPDataClient(apiKey: "k", configuration: .init(connection: .transport(transport)))
-        XCTAssertTrue(client.transport as? RecordingTransport === transport)
+        XCTAssertTrue(client.transport as? StubTransport === transport)
         XCTAssertFalse(client.transport is URLSessionTransport)
     }
 }
