@@ -37,13 +37,12 @@ final class SessionTests: MockedClientTestCase {
 
     /// Every request URL carries the key: an owned session has no cache to keep it in, on any
     /// platform, and the caller's configuration keeps its own.
-    func testAnOwnedSessionHasNoURLCache() {
+    func testAnOwnedSessionHasNoURLCache() throws {
         let configuration = URLSessionConfiguration.default
         let cache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
         configuration.urlCache = cache
         let client = IPDataClient(apiKey: Self.apiKey, configuration: configuration)
-        XCTAssertNotNil(client.session)
-        XCTAssertNil(client.session?.configuration.urlCache)
+        XCTAssertNil(try XCTUnwrap(client.session).configuration.urlCache)
         XCTAssertTrue(configuration.urlCache === cache, "the caller's configuration is left alone")
     }
 

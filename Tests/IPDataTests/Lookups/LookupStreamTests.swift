@@ -34,8 +34,8 @@ final class LookupStreamTests: MockedClientTestCase {
         let ips = ["8.8.8.8", "10.1.2.3", "bleh", "1.1.1.1"]
         let results = try await client.lookupAll(ips)
         XCTAssertEqual(results.map(\.ip), ips)
-        XCTAssertNotNil(results[0].response)
-        XCTAssertNotNil(results[3].response)
+        XCTAssertEqual(results[0].response?.ip, "8.8.8.8")
+        XCTAssertEqual(results[3].response?.ip, "1.1.1.1")
         guard case .badRequest("10.1.2.3 is a private IP address")? = results[1].error,
             case .badRequest("bleh does not appear to be an IPv4 or IPv6 address")? = results[2].error
         else { return XCTFail("\(results.map(\.result))") }

@@ -35,22 +35,6 @@ final class BulkRetryTests: MockedClientTestCase {
         XCTAssertEqual(sent.count, 2)
     }
 
-    /// With `bulkResends = .never`, a request the server may have read is paid for once at most.
-    func testBulkIsNotResentAfterALostConnectionWhenThePolicySaysNever() async throws {
-        failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
-        var policy = RetryPolicy.default
-        policy.bulkResends = .never
-        let client = IPDataClient(
-            apiKey: Self.apiKey,
-            configuration: .init(connection: .session(MockURLProtocol.makeSession()), retryPolicy: policy))
-        let error = await capturedError { try await client.bulkLookup(["8.8.8.8", "1.1.1.1"]) }
-        guard case .networkError(let underlying as URLError)? = error else {
-            return XCTFail("expected networkError(URLError), got \(String(describing: error))")
-        }
-        XCTAssertEqual(underlying.code, .networkConnectionLost)
-        XCTAssertEqual(sent.count, 1)
-    }
-
     func testBulkIsResentAfterALostConnectionWhenThePolicyAsks() async throws {
         failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.bulkPair))
         var policy = RetryPolicy(maximumAttempts: 2, initialDelay: 0)
@@ -88,15 +72,5 @@ final class BulkRetryTests: MockedClientTestCase {
             }
             XCTAssertEqual(sent.count, 1, "HTTP \(status) is not retried")
         }
-    }
-
-    func testLookupIsNotResentAfterALostConnection() async throws {
-        failFirst(.networkConnectionLost, times: 1, thenAnswer: try Fixture.data(Fixture.googleLookup))
-        let error = await capturedError { try await self.client.lookup("8.8.8.8") }
-        guard case .networkError(let underlying as URLError)? = error else {
-            return XCTFail("expected networkError, got \(String(describing: error))")
-        }
-        XCTAssertEqual(underlying.code, .networkConnectionLost)
-        XCTAssertEqual(sent.count, 1)
     }
 }
