@@ -10,7 +10,7 @@
 # Additions are not breaks: update the baseline when a release adds API, so that the next change
 # is compared with it. Declarations with `package` access are the package's own business and are
 # left out of both sides. The dump holds no labels of enum cases' associated values:
-# Tests/IPDataTests/Compatibility101Tests builds 1.0.1's cases with theirs. The baseline is a
+# Tests/IPDataTests/Compatibility/Compatibility101Tests builds 1.0.1's cases with theirs. The baseline is a
 # Linux dump (Foundation on Linux names some types differently), so the check runs on Linux.
 set -euo pipefail
 export LC_ALL=C

@@ -1,4 +1,6 @@
-#if Valkey
+// Against a redis-server started with Process (see RedisServer), which only macOS and Linux
+// have: on iOS, tvOS, watchOS and visionOS this test target builds empty.
+#if Valkey && (os(macOS) || os(Linux))
 import Foundation
 import IPData
 import IPDataTestSupport

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests for scripts/check-api.sh: the committed baseline passes, and a baseline that holds API
 # the module no longer has (a method, an error case) fails. (The digester's dump has no labels
-# of associated values; Tests/IPDataTests/Compatibility101Tests pins those by building them.)
+# of associated values; Tests/IPDataTests/Compatibility/Compatibility101Tests pins those by building them.)
 #
 #   bash scripts/tests/api-tests.sh
 #

@@ -72,7 +72,7 @@ final class MockURLProtocol: URLProtocol {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [MockURLProtocol.self]
         // No URLCache: on Linux, cancelling a task that a cache lookup delayed can stop the
-        // process (see Platform.ownedSessionConfiguration).
+        // process (see URLSessionQuirks.ownedSessionConfiguration).
         configuration.urlCache = nil
         return configuration
     }

@@ -1,4 +1,6 @@
-#if Valkey
+// Starts redis-server with Process, which only macOS and Linux have: on iOS, tvOS, watchOS and
+// visionOS this test target builds empty.
+#if Valkey && (os(macOS) || os(Linux))
 import Foundation
 import IPDataLibC
 import XCTest
