@@ -53,8 +53,9 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// another thread, which costs requests per second: see BENCHMARKS.md. A connection to the
     /// API that an `HTTPClient` of yours already has on another loop is still used.) Over
     /// HTTP/1.1 every connection of the transport is opened on this loop too, where they used to
-    /// be spread over the group, at no measured cost. Nil, and the choice left to AsyncHTTPClient, for a group that does not list the
-    /// loop it hands out, which AsyncHTTPClient would refuse.
+    /// be spread over the group, at no measured cost. Nil, and the choice left to
+    /// AsyncHTTPClient, for a group that does not list the loop it hands out, which
+    /// AsyncHTTPClient would refuse.
     let eventLoop: (any EventLoop)?
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects
