@@ -50,12 +50,12 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// when it is made. AsyncHTTPClient opens a new connection on it, so an answer is read and
     /// handed over on the one thread of the connection that carries it. (Left to AsyncHTTPClient,
     /// each request would take the group's next event loop, and most answers would cross to
-    /// another thread: 0.81× the requests per second sequentially, measured. A connection to the
+    /// another thread, which costs requests per second: see BENCHMARKS.md. A connection to the
     /// API that an `HTTPClient` of yours already has on another loop is still used.) Over
     /// HTTP/1.1 every connection of the transport is opened on this loop too, where they used to
-    /// be spread over the group: measured with 16 in flight on two loops, within the rounds'
-    /// spread. Nil, and the choice left to AsyncHTTPClient, for a group that does not list the
-    /// loop it hands out, which AsyncHTTPClient would refuse.
+    /// be spread over the group, at no measured cost. Nil, and the choice left to
+    /// AsyncHTTPClient, for a group that does not list the loop it hands out, which
+    /// AsyncHTTPClient would refuse.
     let eventLoop: (any EventLoop)?
 
     /// A process-wide client for this SDK: HTTP/2 where the server offers it, no redirects

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A JSON value as the API sent it: what the client reads its answers into before it makes
-/// models of them (see `LenientModel`), several times faster than `JSONDecoder`.
+/// models of them (see `LenientModel`), faster than `JSONDecoder`
+/// (BENCHMARKS.md).
 ///
 /// Numbers stay integers (`.integer`) when the text is a whole number that fits an `Int`, and
 /// decimals (`.number`) otherwise. An object keeps its members in the order they came.

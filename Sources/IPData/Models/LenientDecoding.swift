@@ -2,7 +2,8 @@ import Foundation
 
 /// A model of the API's JSON whose fields are read one rule at a time, from either source:
 /// `init(from:)` reads them from any `Decoder` (`JSONDecoder`, or yours), and the client reads
-/// them from the `JSONNode` its own parser made of an answer (`init(json:)`), several times faster.
+/// them from the `JSONNode` its own parser made of an answer (`init(json:)`), faster
+/// (BENCHMARKS.md).
 ///
 /// Each model lists its fields once, in `init(fields:)`, so both sources follow the same rules:
 /// unknown keys are ignored, and a value of an unexpected JSON type is converted where its

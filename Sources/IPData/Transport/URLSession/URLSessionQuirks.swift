@@ -44,7 +44,7 @@ enum URLSessionQuirks {
     /// silently resends the request on a new connection, but without the body of a POST: the
     /// call then hangs until the request timeout. With `Expect: 100-continue` the body is held
     /// back until the server agrees to read it, so libcurl's resend carries the whole body
-    /// (measured in the integration tests: the race ends in about 20 ms).
+    /// (the integration tests run the race).
     static func prepareBodyRequest(_ request: inout URLRequest) {
         #if canImport(FoundationNetworking)
         request.setValue("100-continue", forHTTPHeaderField: "Expect")
