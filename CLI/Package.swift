@@ -8,16 +8,7 @@
 // SQLite in its SDK. The binary links the system's SQLite dynamically (libsqlite3-0 on Linux).
 // Swift 6 language mode only (tools version 6.0): a program is compiled by no one else, so it
 // keeps no Swift 5 mode.
-import Foundation
 import PackageDescription
-
-// A bridge until the CLI builds against IPData's public API alone (issue #24, section 1): its
-// targets share the root package's `package` access, under the name SwiftPM gives that package
-// (its folder's name, lowercased, other characters than letters and digits as `_`).
-let rootPackageName = String(
-    URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
-        .map { $0.isLetter || $0.isNumber ? $0 : "_" })
-let bridge: [SwiftSetting] = [.unsafeFlags(["-package-name", rootPackageName])]
 
 let package = Package(
     name: "IPDataCLI",
@@ -41,7 +32,7 @@ let package = Package(
                 "DiskCache", "CLILibC",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
-            ], packageAccess: false, swiftSettings: bridge),
+            ]),
         // The C library (Glibc, Musl or Darwin) for this package's files that call it: `import CLILibC`.
         .target(name: "CLILibC"),
         // The system's SQLite on Linux (libsqlite3-dev). Apple platforms import the SDK's SQLite3
@@ -57,21 +48,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "CLILibC",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
-            ], packageAccess: false, swiftSettings: bridge),
+            ]),
         // The store alone: 10,000 answers of real size stored and read back (release build).
         .executableTarget(
             name: "cache-benchmark",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
-            swiftSettings: bridge),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
         // One of several processes sharing one cache, which DiskCacheTests starts.
         .executableTarget(
             name: "cache-race",
-            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")], packageAccess: false,
-            swiftSettings: bridge),
+            dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")],
-            packageAccess: false, swiftSettings: bridge),
+            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")]),
         // The CLI: its parser and writers, and the built binary run against the local server.
         .testTarget(
             name: "IPDataCLITests",
@@ -79,6 +67,6 @@ let package = Package(
                 "ipdata-cli", "CLILibC", "DiskCache",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
-            ], packageAccess: false, swiftSettings: bridge),
+            ]),
     ]
 )

@@ -3,7 +3,9 @@
 # debug.yaml) over a small module named IPData, with a public and a `package` declaration: a
 # satellite that uses the public one passes; one that uses the `package` one fails, and so does
 # one with `@testable import IPData` (its sources listed in a response file, as SwiftPM lists a
-# target's); the command-line tool and its tests, the one exception, pass with it.
+# target's); no target is an exception. With a package folder (a nested package such as CLI/),
+# its targets pass under a package name of their own and fail under IPData's (a bridge) or with
+# `@testable import IPData`; targets outside the folder are not its.
 #
 #   bash scripts/tests/package-use-tests.sh
 #
@@ -46,9 +48,9 @@ manifest() {
     } >"$tmp/debug.yaml"
 }
 
-expect() { # expect NAME STATUS TEXT
+expect() { # expect NAME STATUS TEXT [PACKAGE_FOLDER]
     local output actual
-    output=$(bash "$root/scripts/check-package-use.sh" "$tmp" 2>&1)
+    output=$(bash "$root/scripts/check-package-use.sh" "$tmp" ${4:+"$4"} 2>&1)
     actual=$?
     if [[ $actual -eq $2 && $output == *"$3"* ]]; then
         echo "ok - $1"; passed=$((passed + 1))
@@ -75,6 +77,25 @@ expect "no target is an exception, a command-line tool neither" 1 "ipdata-cli us
 
 manifest IPDataTesting:Public.swift AsyncStreaming:Package.swift:another
 expect "a dependency, of another package, is not checked" 0 "public API only in IPDataTesting"
+
+# A nested package in $tmp/CLI: its own package name, `cli`, or IPData's (`probe`) through a bridge.
+mkdir -p "$tmp/CLI/Sources/tool" "$tmp/CLI/Tests/ToolTests"
+cp "$tmp/Public.swift" "$tmp/CLI/Sources/tool/Public.swift"
+cp "$tmp/Testable.swift" "$tmp/CLI/Tests/ToolTests/Testable.swift"
+
+manifest tool:CLI/Sources/tool/Public.swift:cli IPDataTesting:Public.swift
+expect "a nested package's target in its own package passes; others are not its" 0 \
+    "public API only in tool" "$tmp/CLI"
+
+manifest tool:CLI/Sources/tool/Public.swift
+expect "a nested package's target under IPData's package name fails" 1 \
+    "tool is compiled in IPData's package (probe)" "$tmp/CLI"
+
+manifest tool:CLI/Sources/tool/Public.swift:cli ToolTests:CLI/Tests/ToolTests/Testable.swift:cli
+expect "@testable import IPData in a nested package's tests fails" 1 "has @testable import IPData" "$tmp/CLI"
+
+manifest IPDataTesting:Public.swift
+expect "a folder with no target of the build fails" 1 "no target to check" "$tmp/CLI"
 
 printf 'commands:\n' >"$tmp/debug.yaml"
 expect "a manifest without IPData fails" 1 "no compile command for IPData"

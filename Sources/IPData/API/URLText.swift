@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Everything except RFC 3986 unreserved characters is encoded, so no input can add a path
 /// segment (`/`), a query item (`?`, `&`, `=`), a fragment (`#`) or an escape of its own (`%`).
-package enum URLText {
+enum URLText {
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     /// In a path segment `:` is allowed as is, which keeps IPv6 addresses readable.
     private static let segmentCharacters = unreserved.union(CharacterSet(charactersIn: ":"))
 
-    package static func pathSegment(_ text: String) -> String {
+    static func pathSegment(_ text: String) -> String {
         // "." and ".." are dot-segments that a URL normaliser would resolve, so encode their dots.
         if text == "." || text == ".." { return String(repeating: "%2E", count: text.count) }
         // An address (or a field name) needs no encoding: checked byte by byte, which costs far
@@ -32,7 +32,7 @@ package enum URLText {
         }
     }
 
-    package static func queryValue(_ text: String) -> String {
+    static func queryValue(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }

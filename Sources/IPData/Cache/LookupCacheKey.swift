@@ -14,7 +14,7 @@ public struct LookupCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The key of a lookup of `address` for `fields` (nil or empty for all); nil when `address`
     /// is not an IPv4 or IPv6 address.
     public init?(address: String, fields: [String]?) {
-        guard let canonical = IPAddress.canonical(address) else { return nil }
+        guard let canonical = IPAddress(address)?.description else { return nil }
         let selection = fields.map { Set($0).sorted() } ?? []
         self.address = canonical
         self.fields = selection

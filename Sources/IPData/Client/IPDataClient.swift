@@ -53,11 +53,8 @@ public final class IPDataClient: Sendable {
     /// The key of a rejected bulk element, `{"message": …}`: an element without it is an answer.
     private static let messageKey = Data(#""message""#.utf8)
 
-    /// An answer and the bytes it was decoded from (nil when it came from the cache).
-    package struct Answer: Sendable {
-        package let response: IPResponse
-        package let json: Data?
-    }
+    /// An answer and the bytes it was decoded from.
+    typealias Answer = IPLookupAnswer
     /// When a policy retries rate limits: the clock time before which this client sends no
     /// request, set by a 429 to the wait it asked for, so that every call slows down, not only
     /// the one that was refused.
@@ -89,12 +86,6 @@ public final class IPDataClient: Sendable {
         self.insecureBaseURL = configuration.allowsInsecureHTTP ? nil : Self.cleartextRefusal(configuration.baseURL)
         self.slots = slots
         self.observer = configuration.observer
-    }
-
-    /// Whether requests to `baseURL` would carry the key in clear text to another machine: plain
-    /// `http` to a host other than `localhost`, `127.0.0.0/8` or `::1`.
-    package static func sendsKeyInClearText(to baseURL: URL) -> Bool {
-        cleartextRefusal(baseURL) != nil
     }
 
     /// The error for a base URL that would send the key in clear text: plain `http` to a host
@@ -192,11 +183,12 @@ public final class IPDataClient: Sendable {
     /// - Parameter fields: Top-level fields to return, for example `["ip", "city"]`; nil or empty
     ///   for all. Names are sent as given.
     public func lookup(fields: [String]? = nil) async throws -> IPResponse {
-        try await ownAddressAnswer(fields: fields).response
+        try await lookupAnswer(fields: fields).response
     }
 
-    /// `lookup(fields:)` with the bytes of the API's answer.
-    package func ownAddressAnswer(fields: [String]?) async throws -> Answer {
+    /// `lookup(fields:)`, with the bytes of the API's answer beside the model: for a caller that
+    /// passes on what the API sent (see `IPLookupAnswer`).
+    public func lookupAnswer(fields: [String]? = nil) async throws -> IPLookupAnswer {
         try await ObservedCall.run(observer, .ownAddress, addresses: 0, clock: clock) { watch in
             let body = try await send(.ownAddress, fields: fields, watch: watch)
             return Answer(response: try decode(IPResponse.self, from: body), json: body)
@@ -216,8 +208,16 @@ public final class IPDataClient: Sendable {
         try await lookupAnswer(ip, fields: fields, willSend: nil).response
     }
 
-    /// `lookup(_:fields:)` with the bytes of the API's answer (nil for a cached answer).
-    package func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
+    /// `lookup(_:fields:)`, with the bytes of the API's answer beside the model: for a caller that
+    /// passes on what the API sent (see `IPLookupAnswer`). It throws, caches and shares requests
+    /// as `lookup(_:fields:)` does; `json` is nil for an answer from `cache`.
+    public func lookupAnswer(_ ip: String, fields: [String]? = nil) async throws -> IPLookupAnswer {
+        try await lookupAnswer(ip, fields: fields, willSend: nil)
+    }
+
+    /// `lookupAnswer(_:fields:)`, calling `willSend` before a request goes (not for a cached or
+    /// shared answer).
+    func lookupAnswer(_ ip: String, fields: [String]?, willSend: (@Sendable () -> Void)?) async throws
         -> Answer
     {
         try await ObservedCall.run(observer, .address, addresses: 1, clock: clock) { watch in

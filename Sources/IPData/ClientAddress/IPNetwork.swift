@@ -64,7 +64,7 @@ extension Character {
 
 extension IPAddress {
     /// 32 or 128.
-    package var bitWidth: Int {
+    var bitWidth: Int {
         switch bits {
         case .v4: return 32
         case .v6: return 128
@@ -88,7 +88,7 @@ extension IPAddress {
     }
 
     /// The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) stands for; otherwise itself.
-    package var unmappingIPv4: IPAddress {
+    var unmappingIPv4: IPAddress {
         guard case .v6(let groups) = bits, groups.high == 0, groups.low >> 32 == 0xFFFF else { return self }
         return .v4(UInt32(truncatingIfNeeded: groups.low))
     }

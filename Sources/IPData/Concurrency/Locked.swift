@@ -1,20 +1,20 @@
 import Foundation
 
 /// A value guarded by a lock, for state that tasks and URLSession's threads share: the one way
-/// this package guards shared mutable state (the client, the sandbox and the command-line tool).
+/// this module guards shared mutable state (the client and its lookups).
 ///
 /// It is `Sendable` only when `Value` is, as SwiftNIO's `NIOLockedValueBox`: a lock makes access
 /// exclusive, but cannot make a non-`Sendable` value safe to hand to another thread.
-package final class Locked<Value> {
+final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
-    package init(_ value: Value) {
+    init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with the value, holding the lock; what `body` returns leaves the lock.
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

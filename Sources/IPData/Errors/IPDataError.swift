@@ -46,7 +46,7 @@ extension IPDataError: CustomStringConvertible {
     /// `localizedDescription`. For the `URLError`s a lookup meets, the sentence is Apple's
     /// English on every platform (swift-corelibs-foundation has only "The operation could not be
     /// completed. (NSURLErrorDomain error -1001.)").
-    package static func text(of error: Error) -> String {
+    static func text(of error: Error) -> String {
         if let urlError = error as? URLError {
             if let given = urlError.userInfo[NSLocalizedDescriptionKey] as? String { return given }
             if let known = urlErrorTexts[urlError.code] { return known }

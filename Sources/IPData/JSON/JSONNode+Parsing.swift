@@ -24,21 +24,21 @@ extension JSONNode {
     /// or `null`, because a record should not silently lose a value. The text of a string is
     /// repaired rather than refused, as the tool always read it: invalid UTF-8 and an unpaired
     /// surrogate become U+FFFD, and a control character is kept as it is.
-    package static func parse(_ data: Data, strict: Bool) throws -> JSONNode {
+    static func parse(_ data: Data, strict: Bool) throws -> JSONNode {
         try data.withUnsafeBytes { raw in
             try Parser.parse(raw.bindMemory(to: UInt8.self), strict: strict)
         }
     }
 
     /// How deep arrays and objects may nest: `JSONDecoder`'s and `JSONSerialization`'s limit.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// Text that is not JSON: where (`offset`, in bytes) and why, and whether the reason is
     /// nesting deeper than `maximumDepth`, which a caller may report apart (no API answer nests so).
-    package struct Malformed: Error, Sendable {
-        package let offset: Int
-        package let reason: String
-        package let isTooDeep: Bool
+    struct Malformed: Error, Sendable {
+        let offset: Int
+        let reason: String
+        let isTooDeep: Bool
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Numbers stay integers (`.integer`) when the text is a whole number that fits an `Int`, and
 /// decimals (`.number`) otherwise. An object keeps its members in the order they came.
-package enum JSONNode: Sendable, Equatable {
+enum JSONNode: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -17,14 +17,14 @@ package enum JSONNode: Sendable, Equatable {
 }
 
 /// The members of a JSON object, in the order they came.
-package struct JSONObject: Sendable, Equatable {
+struct JSONObject: Sendable, Equatable {
     /// One member: a key and its value.
-    package struct Member: Sendable, Equatable {
-        package let key: String
-        package let value: JSONNode
+    struct Member: Sendable, Equatable {
+        let key: String
+        let value: JSONNode
     }
 
-    package private(set) var members: [Member]
+    private(set) var members: [Member]
 
     init(members: [Member] = []) {
         self.members = members

@@ -30,8 +30,9 @@ public struct IPLookupResult: Sendable {
     public let isRequestFailure: Bool
 
     /// The bytes of the API's answer for this address (its element of a bulk answer), when the
-    /// stream was asked to keep them (`LookupStreamOptions.keepsJSON`) and a request answered it.
-    package let json: Data?
+    /// stream was asked to keep them (`LookupStreamOptions.keepsJSON`); nil for a failure, and
+    /// for an answer from the client's in-memory `cache`, which keeps models only.
+    public let json: Data?
 
     init(ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false, json: Data? = nil) {
         self.ip = ip

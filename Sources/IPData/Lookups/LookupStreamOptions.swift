@@ -23,15 +23,17 @@ public struct LookupStreamOptions: Sendable {
     /// Called, from any thread, as the stream works: for progress displays and summaries.
     public var onEvent: (@Sendable (LookupStreamEvent) -> Void)?
 
-    /// Keep the bytes of the API's answer for each address (`IPLookupResult.json`), for a tool
-    /// that prints what the API sent rather than the decoded model (the `ipdata` command). The
+    /// Keep the bytes of the API's answer for each address in `IPLookupResult.json` (default
+    /// false), for a tool that prints what the API sent rather than the decoded model. The
     /// elements of a bulk answer are then not decoded, unless they may be a rejection: their
-    /// `response` holds only `ip`, and they are not cached.
-    package var keepsJSON = false
+    /// `response` holds only `ip`, and they are not kept in the in-memory `cache`.
+    public var keepsJSON = false
 
-    /// Start with single lookups, as after the plan refused a bulk request: for a tool that runs
-    /// one stream after another and has seen the refusal in an earlier one.
-    package var startsWithSingleLookups = false
+    /// Send single lookups from the start, as after the plan refused a bulk request (default
+    /// false): for a caller that runs one stream after another and saw
+    /// `LookupStreamEvent.switchedToSingleLookups` in an earlier one, so that no later stream
+    /// spends a request on a bulk call the plan refuses.
+    public var startsWithSingleLookups = false
 
     /// Options for a lookup of many addresses.
     public init(

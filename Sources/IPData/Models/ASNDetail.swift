@@ -64,8 +64,9 @@ public struct ASNDetail: Codable, LenientModel, Hashable, Sendable {
         case ipv6Prefixes = "ipv6_prefixes"
     }
 
-    /// The API's names of the top-level fields of an ASN's detail.
-    package static let fieldNames = CodingKeys.allCases.map(\.rawValue)
+    /// The API's names of the top-level fields of an ASN's detail (`asn`, `name`, `domain`…):
+    /// every key this type reads.
+    public static let fieldNames: [String] = CodingKeys.allCases.map(\.rawValue)
 
     /// Decodes the API's ASN object; values of an unexpected JSON type read as nil.
     public init(from decoder: Decoder) throws {

@@ -145,9 +145,10 @@ public struct IPResponse: Codable, LenientModel, Hashable, Sendable {
         case threat, count, message
     }
 
-    /// The API's names of the top-level fields of a lookup, which `fields=` selects: every key
-    /// this type reads but `message`, which only an address rejected in a bulk lookup carries.
-    package static let fieldNames = CodingKeys.allCases.filter { $0 != .message }.map(\.rawValue)
+    /// The API's names of the top-level fields of a lookup, which `fields` selects (`ip`,
+    /// `city`, `threat`…): every key this type reads but `message`, which only an address
+    /// rejected in a bulk lookup carries. A name the API does not know is refused with a 400.
+    public static let fieldNames: [String] = CodingKeys.allCases.filter { $0 != .message }.map(\.rawValue)
 
     /// Decodes a lookup object. Unknown keys are ignored, and a value of an unexpected JSON type
     /// is converted where its meaning is clear or read as nil, so that one odd field never fails

@@ -16,8 +16,8 @@
 ///   IPv4 tail in the last 32 bits (`::ffff:1.2.3.4`, whose parts follow the IPv4 rule). No zone
 ///   (`%eth0`), no brackets, no prefix length.
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
-    /// The bits of an address (for the command-line tool, which reads them).
-    package enum Bits: Hashable, Sendable {
+    /// The bits of an address.
+    enum Bits: Hashable, Sendable {
         /// The 32 bits of an IPv4 address, first octet in the highest byte.
         case v4(UInt32)
         /// The eight 16-bit groups of an IPv6 address, in order.
@@ -25,7 +25,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The address's bits.
-    package let bits: Bits
+    let bits: Bits
 
     /// The address of `bits`.
     init(_ bits: Bits) {
@@ -33,24 +33,47 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The IPv4 address of these 32 bits.
-    package static func v4(_ bits: UInt32) -> IPAddress {
+    static func v4(_ bits: UInt32) -> IPAddress {
         IPAddress(.v4(bits))
     }
 
     /// The IPv6 address of these groups.
-    package static func v6(_ groups: Groups) -> IPAddress {
+    static func v6(_ groups: Groups) -> IPAddress {
         IPAddress(.v6(groups))
     }
 
-    /// The eight groups of an IPv6 address (a tuple of eight, hashable and without allocation).
-    package struct Groups: Hashable, Sendable {
-        package var high: UInt64
-        package var low: UInt64
+    /// The IPv4 address of these 32 bits, the first octet in the highest byte:
+    /// `IPAddress(ipv4: 0x0808_0808)` is `8.8.8.8`.
+    public init(ipv4 bits: UInt32) {
+        self.init(.v4(bits))
+    }
 
-        package init(high: UInt64, low: UInt64) {
-            self.high = high
-            self.low = low
-        }
+    /// The IPv6 address of these 128 bits, as two halves, the first group in the highest bits of
+    /// `high`: `IPAddress(ipv6High: 0x2001_0db8_0000_0000, low: 1)` is `2001:db8::1`.
+    ///
+    /// An IPv4-mapped address (`::ffff:a.b.c.d`) made so stays an IPv6 address, as one read from
+    /// text does.
+    public init(ipv6High high: UInt64, low: UInt64) {
+        self.init(.v6(Groups(high: high, low: low)))
+    }
+
+    /// The 32 bits of an IPv4 address, the first octet in the highest byte; nil for IPv6.
+    public var ipv4Bits: UInt32? {
+        if case .v4(let bits) = bits { return bits }
+        return nil
+    }
+
+    /// The 128 bits of an IPv6 address as two halves, the first group in the highest bits of
+    /// `high`; nil for IPv4.
+    public var ipv6Bits: (high: UInt64, low: UInt64)? {
+        if case .v6(let groups) = bits { return (groups.high, groups.low) }
+        return nil
+    }
+
+    /// The eight groups of an IPv6 address (a tuple of eight, hashable and without allocation).
+    struct Groups: Hashable, Sendable {
+        var high: UInt64
+        var low: UInt64
 
         subscript(index: Int) -> UInt16 {
             let word = index < 4 ? high : low
@@ -81,18 +104,6 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         } else {
             return nil
         }
-    }
-
-    /// Whether `text` is exactly one IPv4 or IPv6 address.
-    package static func isValid(_ text: String) -> Bool {
-        IPAddress(text) != nil
-    }
-
-    /// The one text form of the address in `text`, or nil for anything that is not one: dotted
-    /// decimal, or lower-case compressed IPv6, so `2001:DB8::1` and `2001:db8:0:0:0:0:0:1` are
-    /// the same.
-    package static func canonical(_ text: String) -> String? {
-        IPAddress(text)?.description
     }
 
     /// The canonical text: dotted decimal, or IPv6 in lower case with the longest run of two or

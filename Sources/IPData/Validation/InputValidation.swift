@@ -8,7 +8,7 @@
 enum InputValidation {
     /// Throws `badRequest` with the API's own wording unless `text` is an IPv4 or IPv6 address.
     static func checkAddress(_ text: String) throws {
-        guard IPAddress.isValid(text) else { throw IPDataError.badRequest(APIMessage.invalidAddress(text)) }
+        guard IPAddress(text) != nil else { throw IPDataError.badRequest(APIMessage.invalidAddress(text)) }
     }
 
     /// The path segment for an ASN (see `ASNumber`), or what the API answers for anything else

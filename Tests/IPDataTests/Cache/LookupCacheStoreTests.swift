@@ -60,15 +60,29 @@ final class LookupCacheStoreTests: MockedClientTestCase {
         let body = try Fixture.data(Fixture.googleLookup)
         MockURLProtocol.respond(body: body)
         let store = RecordingStore()
-        let first = try await client(store: store).lookupAnswer("8.8.8.8", fields: nil, willSend: nil)
+        let first = try await client(store: store).lookupAnswer("8.8.8.8")
         XCTAssertEqual(sent.count, 1)
         let key = try XCTUnwrap(LookupCacheKey(address: "8.8.8.8", fields: nil))
         XCTAssertEqual(store.state.withLock { $0.entries[key]?.json }, body, "the store keeps the API's JSON")
 
-        let second = try await client(store: store).lookupAnswer("8.8.8.8", fields: [], willSend: nil)
+        let second = try await client(store: store).lookupAnswer("8.8.8.8", fields: [])
         XCTAssertEqual(sent.count, 1, "another client, one store: no request")
         XCTAssertEqual(second.response, first.response)
         XCTAssertEqual(second.json, body, "the store's bytes come back with the answer")
+    }
+
+    func testALookupAnswerCarriesTheAPIsBytesButNotFromTheCacheInFront() async throws {
+        let body = try Fixture.data(Fixture.googleLookup)
+        MockURLProtocol.respond(body: body)
+        let client = client(cache: LookupCache(), store: nil)
+        let answer = try await client.lookupAnswer("8.8.8.8")
+        XCTAssertEqual(answer.json, body, "the body as the API sent it")
+        XCTAssertEqual(answer.response, try JSONDecoder().decode(IPResponse.self, from: body))
+        let cached = try await client.lookupAnswer("8.8.8.8")
+        XCTAssertNil(cached.json, "the in-memory cache keeps models only")
+        XCTAssertEqual(cached.response, answer.response)
+        let own = try await client.lookupAnswer()
+        XCTAssertEqual(own.json, body, "the caller's own address too")
     }
 
     func testTheCacheInFrontAnswersWithoutReadingTheStore() async throws {

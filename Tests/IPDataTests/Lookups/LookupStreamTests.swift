@@ -76,6 +76,17 @@ final class LookupStreamTests: MockedClientTestCase {
         XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 250)
     }
 
+    func testAStreamThatStartsWithSingleLookupsSendsNoBulkRequest() async throws {
+        answerLikeTheAPI(bulkStatus: 403, bulkBody: try Fixture.data("errors/403-bulk-requires-paid.json"))
+        var options = LookupStreamOptions(concurrency: 2)
+        options.startsWithSingleLookups = true
+        let ips = addresses(150)
+        let results = try await client.lookupAll(ips, options: options)
+        XCTAssertEqual(results.compactMap(\.response?.ip), ips)
+        XCTAssertEqual(bulkRequests.count, 0, "no request spent on a bulk call the plan refuses")
+        XCTAssertEqual(sent.filter { $0.method == "GET" }.count, 150)
+    }
+
     func testAfterTheSwitchEachSingleLookupIsHandedOutAsSoonAsItsTurnComes() async throws {
         // Not a chunk of 100 single lookups one after another before the first result: the
         // window holds `concurrency` single lookups, and the first answer comes out at once.

@@ -206,4 +206,20 @@ final class ModelDecodingTests: XCTestCase {
         XCTAssertEqual(object["count"] as? Int, 7)
         XCTAssertNil(object["city"], "nil values are left out")
     }
+
+    func testTheFieldNamesAreTheKeysOfAFullAnswer() throws {
+        // Every top-level key of a full answer is a field name, and every field name is read.
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: try Fixture.data(Fixture.googleLookup)) as? [String: Any])
+        XCTAssertTrue(Set(object.keys).isSubset(of: IPResponse.fieldNames), "\(object.keys)")
+        XCTAssertTrue(IPResponse.fieldNames.contains("is_satellite"))
+        XCTAssertFalse(IPResponse.fieldNames.contains("message"), "only a rejected bulk slot has it")
+        XCTAssertEqual(IPResponse.fieldNames.count, Set(IPResponse.fieldNames).count)
+        XCTAssertEqual(
+            Set(ASNDetail.fieldNames),
+            [
+                "asn", "name", "domain", "usage", "registry", "country", "date", "status", "upstream", "downstream",
+                "peers", "num_ips", "ipv4_prefixes", "ipv6_prefixes",
+            ])
+    }
 }

@@ -26,7 +26,7 @@ final class IPAddressTests: XCTestCase {
             ("::ffff:0.1.1.1", "::ffff:0.1.1.1"),
         ]
         for (text, canonical) in table {
-            XCTAssertEqual(IPAddress.canonical(text), canonical, text)
+            XCTAssertEqual(IPAddress(text)?.description, canonical, text)
         }
     }
 
@@ -65,7 +65,7 @@ final class IPAddressTests: XCTestCase {
             ("", nil),
         ]
         for (text, canonical) in table {
-            XCTAssertEqual(IPAddress.canonical(text), canonical, text)
+            XCTAssertEqual(IPAddress(text)?.description, canonical, text)
         }
     }
 
@@ -104,7 +104,7 @@ final class IPAddressTests: XCTestCase {
             ("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"),
         ]
         for (text, canonical) in table {
-            XCTAssertEqual(IPAddress.canonical(text), canonical, text)
+            XCTAssertEqual(IPAddress(text)?.description, canonical, text)
         }
     }
 
@@ -140,7 +140,7 @@ final class IPAddressTests: XCTestCase {
         var valid = 0
         for text in Self.shapes + (0..<100_000).map({ _ in Self.candidate(&generator) }) {
             let expected = Self.glibcCanonical(text)
-            XCTAssertEqual(IPAddress.canonical(text), expected, "\(text.debugDescription)")
+            XCTAssertEqual(IPAddress(text)?.description, expected, "\(text.debugDescription)")
             compared += 1
             if expected != nil { valid += 1 }
         }
@@ -212,4 +212,29 @@ final class IPAddressTests: XCTestCase {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
     #endif
+
+    /// The public view of an address's bits reads back what made it, in both families.
+    func testAnAddressMadeOfBitsReadsBackItsBitsAndItsText() {
+        let v4 = IPAddress(ipv4: 0x0808_0808)
+        XCTAssertEqual(v4, IPAddress("8.8.8.8"))
+        XCTAssertEqual(v4.ipv4Bits, 0x0808_0808)
+        XCTAssertNil(v4.ipv6Bits)
+
+        let v6 = IPAddress(ipv6High: 0x2001_0db8_0000_0000, low: 1)
+        XCTAssertEqual(v6.description, "2001:db8::1")
+        XCTAssertNil(v6.ipv4Bits)
+        XCTAssertEqual(v6.ipv6Bits?.high, 0x2001_0db8_0000_0000)
+        XCTAssertEqual(v6.ipv6Bits?.low, 1)
+
+        let mapped = IPAddress(ipv6High: 0, low: 0xFFFF_0102_0304)
+        XCTAssertEqual(mapped, IPAddress("::ffff:1.2.3.4"), "an IPv4-mapped address stays IPv6")
+        XCTAssertNil(mapped.ipv4Bits)
+        for text in ["0.0.0.0", "255.255.255.255", "::", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "fe80::1"] {
+            let address = IPAddress(text)!
+            let rebuilt =
+                address.ipv4Bits.map(IPAddress.init(ipv4:))
+                ?? address.ipv6Bits.map { IPAddress(ipv6High: $0.high, low: $0.low) }
+            XCTAssertEqual(rebuilt, address, text)
+        }
+    }
 }

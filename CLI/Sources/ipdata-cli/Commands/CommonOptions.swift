@@ -112,7 +112,7 @@ struct CommonOptions {
                 throw UsageError(
                     "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
             }
-            guard !IPDataClient.sendsKeyInClearText(to: url) else {
+            guard !Self.sendsKeyInClearText(to: url) else {
                 throw UsageError(
                     "--base-url with plain http would send the API key in clear text: use https "
                         + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
@@ -121,6 +121,15 @@ struct CommonOptions {
         } else {
             baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
         }
+    }
+
+    /// Whether requests to `url` would carry the key in clear text to another machine: plain
+    /// `http` to a host other than `localhost`, `127.0.0.0/8` or `::1`. The client refuses such a
+    /// base URL at its first lookup; the tool refuses it here, as a usage error, before any.
+    static func sendsKeyInClearText(to url: URL) -> Bool {
+        guard url.scheme?.lowercased() == "http" else { return false }
+        let host = (url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return IPAddress(host) == nil ? host != "localhost" : !IPNetwork.loopback.contains { $0.contains(host) }
     }
 
     /// The value of `option` as a whole number in `range`, if given; a usage error otherwise.

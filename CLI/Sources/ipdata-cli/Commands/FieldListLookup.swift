@@ -48,7 +48,7 @@ struct FieldListLookup {
 
     /// The key of an address in a run: its canonical form, else its text (never sent).
     private static func key(_ address: String) -> String {
-        IPAddress.canonical(address) ?? "\u{0}" + address
+        IPAddress(address)?.description ?? "\u{0}" + address
     }
 
     func run<Addresses: AsyncSequence & Sendable>(_ ips: Addresses) async throws -> ExitStatus

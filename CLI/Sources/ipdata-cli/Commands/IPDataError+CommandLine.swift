@@ -19,7 +19,7 @@ extension IPDataError {
             return "Network error: URLSession on Linux cannot reach an IPv6 literal such as [::1] "
                 + "(swift-corelibs-foundation issue 5496): use a host name, such as localhost (URLError -1000)"
         case .networkError(let error as URLError):
-            return "Network error: \(Self.text(of: error)) (URLError \(error.code.rawValue))"
+            return "\(description) (URLError \(error.code.rawValue))"
         case .decodingFailed:
             return "Decoding failed: the answer is not the API's JSON (\(Self.checkTheServer))"
         default:

@@ -180,10 +180,10 @@ enum LookupCommand {
         do {
             switch target {
             case .ownAddress:
-                let sent = try await client.ownAddressAnswer(fields: fields)
+                let sent = try await client.lookupAnswer(fields: fields)
                 answer = (sent.json, sent.response)
             case .addresses(let ips):
-                let sent = try await client.lookupAnswer(ips[0], fields: fields, willSend: nil)
+                let sent = try await client.lookupAnswer(ips[0], fields: fields)
                 answer = (sent.json, sent.response)
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: common.selection)

@@ -46,7 +46,7 @@ struct EnrichLine: Sendable {
         self.record = record
         self.kind = reading.kind
         self.addresses = reading.addresses
-        self.keys = reading.addresses.map { IPAddress.canonical($0) ?? $0 }
+        self.keys = reading.addresses.map { IPAddress($0)?.description ?? $0 }
         self.missing = reading.missing
         self.isFirst = isFirst
         self.annotationLineEnd = annotationLineEnd
@@ -88,7 +88,7 @@ struct EnrichQueue: Sendable {
     /// Keeps the answer of one address sent (`ip`, as it was sent), and returns the lines now
     /// ready, with their answers, in order.
     mutating func answer(_ ip: String, with answer: EnrichAnswer) -> [(EnrichLine, [EnrichAnswer])] {
-        table.answer(IPAddress.canonical(ip) ?? ip, with: answer)
+        table.answer(IPAddress(ip)?.description ?? ip, with: answer)
         return takeReady()
     }
 

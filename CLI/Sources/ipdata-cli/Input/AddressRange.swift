@@ -86,9 +86,9 @@ extension IPAddress {
         }
         switch bits {
         case .v4(let bits):
-            return .v4(UInt32(truncatingIfNeeded: kept(UInt64(bits) << 32, prefixLength) >> 32))
+            return IPAddress(ipv4: UInt32(truncatingIfNeeded: kept(UInt64(bits) << 32, prefixLength) >> 32))
         case .v6(let groups):
-            return .v6(Groups(high: kept(groups.high, prefixLength), low: kept(groups.low, prefixLength - 64)))
+            return IPAddress(ipv6High: kept(groups.high, prefixLength), low: kept(groups.low, prefixLength - 64))
         }
     }
 
@@ -96,10 +96,10 @@ extension IPAddress {
     fileprivate var successor: IPAddress? {
         switch bits {
         case .v4(let bits):
-            return bits == .max ? nil : .v4(bits + 1)
+            return bits == .max ? nil : IPAddress(ipv4: bits + 1)
         case .v6(let groups):
-            if groups.low != .max { return .v6(Groups(high: groups.high, low: groups.low + 1)) }
-            return groups.high == .max ? nil : .v6(Groups(high: groups.high + 1, low: 0))
+            if groups.low != .max { return IPAddress(ipv6High: groups.high, low: groups.low + 1) }
+            return groups.high == .max ? nil : IPAddress(ipv6High: groups.high + 1, low: 0)
         }
     }
 }

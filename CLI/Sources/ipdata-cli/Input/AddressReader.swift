@@ -165,13 +165,13 @@ struct AddressReader: AsyncSequence, Sendable {
         /// is not sent again (its record repeats the earlier answer).
         private func admit(_ address: String, from origin: InputLedger.Origin) -> String? {
             // Answered by an earlier run whose output this one continues: no record, no request.
-            if !skipped.isEmpty, let key = IPAddress.canonical(address), skipped.contains(key) {
+            if !skipped.isEmpty, let key = IPAddress(address)?.description, skipped.contains(key) {
                 onSkip?(key)
                 return nil
             }
             guard let ledger else { return address }
             var entry = origin
-            entry.key = IPAddress.canonical(address)
+            entry.key = IPAddress(address)?.description
             if let key = entry.key, ledger.admit(key) {
                 entry.isDuplicate = true
                 ledger.append(entry)

@@ -275,7 +275,7 @@ private struct Scan {
     }
 
     private mutating func keep(_ address: String, failed: Bool, offset: Int, length: Int) {
-        guard !failed, let key = IPAddress.canonical(address) else {
+        guard !failed, let key = IPAddress(address)?.description else {
             redone += 1
             return
         }

@@ -116,7 +116,7 @@ struct Summary {
 
     /// The key of an entry to look up: its canonical form, else its text.
     private static func key(_ address: String) -> String {
-        IPAddress.canonical(address) ?? "\u{0}" + address
+        IPAddress(address)?.description ?? "\u{0}" + address
     }
 
     /// Whether `address`, read from the input, must be looked up: true the first time; a repeat
