@@ -100,7 +100,9 @@ final class SizeCapTests: LocalServerTestCase {
         XCTAssertNil(report.killedAfter)
         XCTAssertEqual(report.tooLarge, Array(repeating: true, count: 16), "\(report.outcomes)")
         XCTAssertLessThan(report.peak - report.baseline, bound(flood, factor: 2))
-        XCTAssertLessThan(report.seconds, 10)
+        // Generous (about 2 s on a quiet machine, 14 s seen under load), and below the 30 s after
+        // which the flood server gives up: the cap, not the server, ended them.
+        XCTAssertLessThan(report.seconds, 25)
     }
 
     func testSixteenEndlessBodiesOverHTTP1CostAFewTimesTheCapEach() throws {
@@ -110,7 +112,9 @@ final class SizeCapTests: LocalServerTestCase {
         XCTAssertNil(report.killedAfter)
         XCTAssertEqual(report.tooLarge, Array(repeating: true, count: 16), "\(report.outcomes)")
         XCTAssertLessThan(report.peak - report.baseline, bound(flood, factor: 2))
-        XCTAssertLessThan(report.seconds, 10)
+        // Generous (about 2 s on a quiet machine, 14 s seen under load), and below the 30 s after
+        // which the flood server gives up: the cap, not the server, ended them.
+        XCTAssertLessThan(report.seconds, 25)
     }
 
     func testTheSizeErrorNamesTheCapAndNotTheKey() throws {
