@@ -6,7 +6,7 @@ extension JSONNode {
     /// and nothing else.
     static func parse(_ data: Data) throws -> JSONNode {
         do {
-            return try parse(data, strict: false)
+            return try data.withUnsafeBytes { raw in try Parser.parse(raw.bindMemory(to: UInt8.self)) }
         } catch let error as Malformed {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -15,30 +15,13 @@ extension JSONNode {
         }
     }
 
-    /// The value `data` holds; throws `Malformed` unless it is one JSON value and nothing else.
-    ///
-    /// Unless `strict`, it reads what `JSONDecoder` reads, as `parse(_:)` describes. `strict` is
-    /// the command-line tool's reading of any JSON it is given (answers, its own records, the
-    /// lines a user enriches): a byte-order mark, a trailing comma, an invalid escape and a
-    /// number JSON does not spell (`01`, `+1`, `.5`, `1.2.3`, `1e400`) are errors, not skipped
-    /// or `null`, because a record should not silently lose a value. The text of a string is
-    /// repaired rather than refused, as the tool always read it: invalid UTF-8 and an unpaired
-    /// surrogate become U+FFFD, and a control character is kept as it is.
-    static func parse(_ data: Data, strict: Bool) throws -> JSONNode {
-        try data.withUnsafeBytes { raw in
-            try Parser.parse(raw.bindMemory(to: UInt8.self), strict: strict)
-        }
-    }
-
     /// How deep arrays and objects may nest: `JSONDecoder`'s and `JSONSerialization`'s limit.
     static let maximumDepth = 512
 
-    /// Text that is not JSON: where (`offset`, in bytes) and why, and whether the reason is
-    /// nesting deeper than `maximumDepth`, which a caller may report apart (no API answer nests so).
+    /// Text that is not JSON: where (`offset`, in bytes) and why.
     struct Malformed: Error, Sendable {
         let offset: Int
         let reason: String
-        let isTooDeep: Bool
     }
 }
 
@@ -50,11 +33,9 @@ extension JSONNode {
     /// `JSONDecoder` checks only the strings a model reads, this parser reads them all, tolerantly
     /// (see `string()`). Arrays and objects nest at most
     /// `maximumDepth` deep, as in `JSONDecoder`, so that a hostile answer of a hundred thousand `[`
-    /// cannot run the stack out. Errors are `Malformed`. In strict mode it reads as
-    /// `parse(_:strict:)` describes.
+    /// cannot run the stack out. Errors are `Malformed`.
     struct Parser {
         private let bytes: UnsafeBufferPointer<UInt8>
-        private let isStrict: Bool
         private var index = 0
         private var depth = 0
         /// The members of the objects being read, innermost last (see `object()`).
@@ -62,24 +43,23 @@ extension JSONNode {
         /// The elements of the arrays being read, innermost last.
         private var elementStack: [JSONNode] = []
 
-        private init(_ bytes: UnsafeBufferPointer<UInt8>, strict: Bool) {
+        private init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            self.isStrict = strict
         }
 
         /// The value `bytes` hold; throws unless they are one JSON value and nothing else.
-        static func parse(_ bytes: UnsafeBufferPointer<UInt8>, strict: Bool) throws -> JSONNode {
-            var parser = Parser(bytes, strict: strict)
+        static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONNode {
+            var parser = Parser(bytes)
             // A UTF-8 byte-order mark, which JSONDecoder skips too (RFC 8259 forbids sending one).
-            if !strict, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
             let value = try parser.value()
             parser.skipWhitespace()
             guard parser.index == bytes.count else { throw parser.malformed("unexpected text after the value") }
             return value
         }
 
-        private func malformed(_ reason: String, at offset: Int? = nil, isTooDeep: Bool = false) -> Malformed {
-            Malformed(offset: offset ?? index, reason: reason, isTooDeep: isTooDeep)
+        private func malformed(_ reason: String, at offset: Int? = nil) -> Malformed {
+            Malformed(offset: offset ?? index, reason: reason)
         }
 
         private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -129,7 +109,7 @@ extension JSONNode {
                 // A comma before the closing brace, which JSONDecoder accepts too.
                 if consume(UInt8(ascii: ",")) {
                     skipWhitespace()
-                    if !isStrict, consume(UInt8(ascii: "}")) { return finished() }
+                    if consume(UInt8(ascii: "}")) { return finished() }
                     continue
                 }
                 guard consume(UInt8(ascii: "}")) else { throw malformed("expected ',' or '}'") }
@@ -151,7 +131,7 @@ extension JSONNode {
                 // A comma before the closing bracket, which JSONDecoder accepts too.
                 if consume(UInt8(ascii: ",")) {
                     skipWhitespace()
-                    if !isStrict, consume(UInt8(ascii: "]")) { return .array(Array(elementStack[first...])) }
+                    if consume(UInt8(ascii: "]")) { return .array(Array(elementStack[first...])) }
                     continue
                 }
                 guard consume(UInt8(ascii: "]")) else { throw malformed("expected ',' or ']'") }
@@ -162,7 +142,7 @@ extension JSONNode {
         /// Steps past the `[` or `{` at `index`, one level deeper.
         private mutating func enterContainer() throws {
             guard depth < JSONNode.maximumDepth else {
-                throw malformed("nested more than \(JSONNode.maximumDepth) levels deep", isTooDeep: true)
+                throw malformed("nested more than \(JSONNode.maximumDepth) levels deep")
             }
             depth += 1
             index += 1
@@ -175,9 +155,6 @@ extension JSONNode {
         /// reads that field as nil; so such a string is a value that converts to nothing (`null`),
         /// and such a key makes its object unreadable (see `object()`). The text around it is
         /// still read, and only a string without its closing quote fails the whole answer.
-        ///
-        /// In strict mode an invalid escape is an error, and the rest is repaired (never nil):
-        /// invalid UTF-8 and an unpaired surrogate become U+FFFD, a control character stays.
         private mutating func string() throws -> String? {
             index += 1
             let start = index
@@ -207,14 +184,14 @@ extension JSONNode {
                     return text
                 case UInt8(ascii: "\\"):
                     index += 1
-                    if let scalar = try escape() {
+                    if let scalar = escape() {
                         text?.unicodeScalars.append(scalar)
                     } else {
                         text = nil
                     }
                 case 0..<0x20:
                     index += 1
-                    if isStrict { text?.unicodeScalars.append(Unicode.Scalar(byte)) } else { text = nil }
+                    text = nil
                 default:
                     let run = index
                     while let next = current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next >= 0x20 {
@@ -225,23 +202,16 @@ extension JSONNode {
             }
         }
 
-        /// The text of `range`, or nil when it is not valid UTF-8 (in strict mode, with U+FFFD
-        /// for what is not).
+        /// The text of `range`, or nil when it is not valid UTF-8.
         private func utf8Text(_ range: Range<Int>) -> String? {
             let run = UnsafeBufferPointer(rebasing: bytes[range])
-            return isStrict ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            return String(validating: run, as: UTF8.self)
         }
 
         /// The character of the escape after a backslash (`index` is just past the backslash), or
         /// nil for an invalid escape or an unpaired surrogate, past which `index` then is.
-        ///
-        /// In strict mode an invalid escape throws, and an unpaired surrogate is U+FFFD; `index`
-        /// is then at what follows the surrogate's own escape, which is read as it is.
-        private mutating func escape() throws -> Unicode.Scalar? {
-            guard let byte = current else {
-                if isStrict { throw malformed("unterminated escape") }
-                return nil
-            }
+        private mutating func escape() -> Unicode.Scalar? {
+            guard let byte = current else { return nil }
             index += 1
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
@@ -251,52 +221,38 @@ extension JSONNode {
             case UInt8(ascii: "r"): return "\r"
             case UInt8(ascii: "t"): return "\t"
             case UInt8(ascii: "u"):
-                guard let code = try hexQuad() else { return nil }
+                guard let code = hexQuad() else { return nil }
                 switch code {
                 case 0xD800..<0xDC00:
                     // A character outside the Basic Multilingual Plane comes as a surrogate pair.
-                    let next = index
-                    guard consume(UInt8(ascii: "\\")) else { return unpairedSurrogate() }
+                    guard consume(UInt8(ascii: "\\")) else { return nil }
                     guard consume(UInt8(ascii: "u")) else {
                         index -= 1  // Not an escape of a low surrogate: read the backslash again.
-                        return unpairedSurrogate()
+                        return nil
                     }
-                    let low = try hexQuad()
-                    guard let low, (0xDC00..<0xE000).contains(low) else {
-                        // Another character's escape, which strict mode reads again on its own.
-                        if isStrict { index = next }
-                        return unpairedSurrogate()
-                    }
+                    guard let low = hexQuad(), (0xDC00..<0xE000).contains(low) else { return nil }
                     return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))
                 case 0xDC00..<0xE000:
-                    return unpairedSurrogate()
+                    return nil
                 default:
                     return Unicode.Scalar(code)
                 }
             default:
-                if isStrict { throw malformed("invalid escape", at: index - 1) }
                 return nil
             }
         }
 
-        /// What a surrogate without its other half reads as: nothing, or U+FFFD in strict mode.
-        private func unpairedSurrogate() -> Unicode.Scalar? {
-            isStrict ? "\u{FFFD}" : nil
-        }
-
-        /// The four hexadecimal digits at `index`, or nil (then `index` is past the ones read); in
-        /// strict mode anything else throws.
-        private mutating func hexQuad() throws -> UInt32? {
-            let start = index
+        /// The four hexadecimal digits at `index`, or nil (then `index` is past the ones read).
+        private mutating func hexQuad() -> UInt32? {
             var code: UInt32 = 0
             for _ in 0..<4 {
-                guard let byte = current else { return try invalidHexQuad(at: start) }
+                guard let byte = current else { return nil }
                 let digit: UInt8
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
                 case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
                 case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return try invalidHexQuad(at: start)
+                default: return nil
                 }
                 code = code << 4 | UInt32(digit)
                 index += 1
@@ -304,19 +260,12 @@ extension JSONNode {
             return code
         }
 
-        /// Nil for four characters that are not hexadecimal digits; in strict mode, an error.
-        private func invalidHexQuad(at start: Int) throws -> UInt32? {
-            if isStrict { throw malformed("invalid \\u escape", at: start) }
-            return nil
-        }
-
         /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, or `null` for a run
         /// of number characters that is not one, or is too large for a `Double`.
         ///
         /// Like `JSONDecoder`, which checks a number only when a model reads it (and a lenient
         /// model then reads it as nil), the run ends at the first character that cannot be part
-        /// of a number; only a run that does not start with `-` or a digit fails the answer. In
-        /// strict mode a run that is not a number fails it too.
+        /// of a number; only a run that does not start with `-` or a digit fails the answer.
         private mutating func number() throws -> JSONNode {
             let start = index
             guard let first = current, first == UInt8(ascii: "-") || isDigit(first) else {
@@ -329,7 +278,6 @@ extension JSONNode {
                 index += 1
             }
             if let number = Self.number(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return number }
-            if isStrict { throw malformed("invalid number", at: start) }
             return .null
         }
 
