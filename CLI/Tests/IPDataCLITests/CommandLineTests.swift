@@ -53,15 +53,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(try bulk("--sandbox", "-q", "bulk").client.quiet)
     }
 
-    /// A command's own options come after its word; before it they are the lookup's, which
-    /// then names the command (see CHANGELOG).
-    func testACommandsOwnOptionsComeAfterItsWord() {
+    /// What the lookup says of a command word among its arguments, which it checks as it starts.
+    private func targetProblem(_ arguments: String...) throws -> String? {
+        let parsed = try XCTUnwrap(try IPDataCommand.parseAsRoot(arguments) as? LookupCommand)
+        do {
+            _ = try LookupCommand.Target(arguments: parsed.targets)
+            return nil
+        } catch let error as UsageError {
+            return error.message
+        }
+    }
+
+    /// A command's own options come after its word; before it they are the lookup's, an unknown
+    /// option or one that makes the word an address (see CHANGELOG).
+    func testACommandsOwnOptionsComeAfterItsWord() throws {
+        XCTAssertEqual(problem("--column", "ip", "bulk"), "unknown option --column (see ipdata --help)")
         XCTAssertEqual(
-            problem("--column", "ip", "bulk"),
-            "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)")
-        XCTAssertEqual(
-            problem("--output=out", "bulk"),
-            "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)")
+            try targetProblem("--output=out", "bulk"), "bulk is a command, not an address: ipdata bulk [OPTIONS] …")
     }
 
     func testAnOptionsValueIsNotACommandWord() throws {
@@ -70,12 +78,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(parsed.targets, ["8.8.8.8"])
     }
 
-    func testACommandWordAfterAnAddressOrDoubleDashIsNot() {
+    func testACommandWordAfterAnAddressOrDoubleDashIsNot() throws {
+        XCTAssertEqual(try lookup("8.8.8.8", "bulk").targets, ["8.8.8.8", "bulk"])
         XCTAssertEqual(
-            problem("8.8.8.8", "bulk"),
-            "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)")
-        XCTAssertEqual(
-            problem("--", "bulk"), "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)")
+            try targetProblem("8.8.8.8", "bulk"), "bulk is a command, not an address: ipdata bulk [OPTIONS] …")
+        XCTAssertEqual(try lookup("--", "bulk").targets, ["bulk"])
+    }
+
+    func testTheDefaultCommandHasAName() throws {
+        XCTAssertEqual(try XCTUnwrap(try parse("lookup", "8.8.8.8") as? LookupCommand).targets, ["8.8.8.8"])
     }
 
     func testALongOptionTakesTheNextArgumentOrOneAfterAnEqualsSign() throws {

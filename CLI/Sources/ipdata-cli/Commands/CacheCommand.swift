@@ -56,7 +56,6 @@ struct CacheCommand: ToolCommand {
         try checked {
             try endpoint.refuse()
             try client.refuse()
-            _ = try action()
         }
     }
 

@@ -42,7 +42,6 @@ struct CompletionCommand: ToolCommand {
         try checked {
             try endpoint.refuse()
             try client.refuse()
-            _ = try shell()
         }
     }
 

@@ -45,10 +45,6 @@ struct HelpCommand: ToolCommand {
         return command
     }
 
-    mutating func validate() throws {
-        try checked { _ = try command() }
-    }
-
     func run(environment: [String: String], console: Console) throws -> ExitStatus {
         let text = try command().map { IPDataCommand.helpMessage(for: $0) } ?? IPDataCommand.toolHelp
         console.printOutput(text + "\n")

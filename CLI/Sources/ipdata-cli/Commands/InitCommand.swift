@@ -41,7 +41,6 @@ struct InitCommand: ToolCommand {
     mutating func validate() throws {
         try checked {
             try client.refuse()
-            guard keys.count <= 1 else { throw UsageError("init takes one key at most") }
             _ = try CommonOptions.baseURL(endpoint)
         }
     }
@@ -51,6 +50,7 @@ struct InitCommand: ToolCommand {
     static let checkTimeout = 15
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        guard keys.count <= 1 else { throw UsageError("init takes one key at most") }
         let baseURL = try CommonOptions.baseURL(endpoint)
         var given = keys.first ?? ""
         if keys.isEmpty { given = try await Self.readKey(console: console) }

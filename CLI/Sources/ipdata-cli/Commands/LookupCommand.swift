@@ -133,31 +133,42 @@ struct LookupCommand: ToolCommand {
         try CommonOptions(client: client, endpoint: endpoint, fields: fields, format: format, output: output)
     }
 
-    mutating func validate() throws {
-        try checked {
-            // `ipdata sumarize FILE` would look up `sumarize` and the file's name.
-            if let first = targets.first, let meant = IPDataCommand.commandMeant(by: first) {
-                throw UsageError("there is no command \(first): did you mean \(meant)?")
+    /// The options, checked.
+    private func options() throws -> CommonOptions {
+        let common = try commonOptions()
+        if let field {
+            if common.selection != nil || common.format != nil {
+                throw UsageError("--field prints one value: leave out --fields and --format")
             }
-            let common = try commonOptions()
-            let target = try Target(arguments: targets, readsStandardInput: StandardInput.isPipeOrFile)
-            if let field {
-                if common.selection != nil || common.format != nil {
-                    throw UsageError("--field prints one value: leave out --fields and --format")
-                }
-                guard !field.isEmpty,
-                    !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-                else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
-            }
-            // A mistyped field is a usage error, before a key is needed or anything is sent.
-            if let field { try FieldSelection.refuseUnknownField(field, kind: target.records.kind) }
-            try common.selection?.refuseUnknownNames(kind: target.records.kind, shape: target.records.shape)
+            guard !field.isEmpty,
+                !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+            else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
+        return common
+    }
+
+    mutating func validate() throws {
+        try checked { _ = try options() }
+    }
+
+    /// The target of the arguments, checked with the fields asked for. (Here rather than in
+    /// `validate()`, so that an unknown option, which ArgumentParser finds after it, is said
+    /// first: `ipdata --colum ip bulk` is not about `bulk`.)
+    private func target(common: CommonOptions) throws -> Target {
+        // `ipdata sumarize FILE` would look up `sumarize` and the file's name.
+        if let first = targets.first, let meant = IPDataCommand.commandMeant(by: first) {
+            throw UsageError("there is no command \(first): did you mean \(meant)?")
+        }
+        let target = try Target(arguments: targets, readsStandardInput: StandardInput.isPipeOrFile)
+        // A mistyped field is a usage error, before a key is needed or anything is sent.
+        if let field { try FieldSelection.refuseUnknownField(field, kind: target.records.kind) }
+        try common.selection?.refuseUnknownNames(kind: target.records.kind, shape: target.records.shape)
+        return target
     }
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
-        let common = try commonOptions()
-        let target = try Target(arguments: targets, readsStandardInput: StandardInput.isPipeOrFile)
+        let common = try options()
+        let target = try target(common: common)
         let shape = target.records.shape
         // `--field` asks for the field's top-level name only, and keeps those answers.
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)

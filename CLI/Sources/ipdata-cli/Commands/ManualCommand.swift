@@ -25,11 +25,11 @@ struct ManualCommand: ToolCommand {
         try checked {
             try endpoint.refuse()
             try client.refuse()
-            guard extra.isEmpty else { throw UsageError("man takes no arguments") }
         }
     }
 
     func run(environment: [String: String], console: Console) throws -> ExitStatus {
+        guard extra.isEmpty else { throw UsageError("man takes no arguments") }
         console.printOutput(Self.page)
         return .success
     }

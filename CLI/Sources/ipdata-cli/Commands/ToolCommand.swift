@@ -1,8 +1,10 @@
 import ArgumentParser
 
 /// One command of `ipdata`, as `IPDataProgram` runs it: parsed and checked by ArgumentParser
-/// (its `validate()` throws the command line's problems), then run with the environment and the
-/// console, returning the exit status.
+/// (its `validate()` throws what is wrong with the options), then run with the environment and
+/// the console, returning the exit status. The arguments are checked first thing in `run`:
+/// ArgumentParser finds an unknown option only after `validate()`, and `ipdata init --fromat
+/// json KEY` is about the option, not about two keys.
 protocol ToolCommand: ParsableCommand {
     /// `--quiet`: routine notices and the progress line are left out (see `Console.isQuiet`).
     var isQuiet: Bool { get }

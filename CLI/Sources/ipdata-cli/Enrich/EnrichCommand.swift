@@ -102,23 +102,18 @@ struct EnrichCommand: ToolCommand {
     static let defaultFields = ["country_code", "asn.name", "threat.is_threat"]
 
     /// The options, checked.
-    private func settings() throws -> (common: CommonOptions, input: String, shape: Shape, fields: FieldSelection) {
+    private func settings() throws -> (common: CommonOptions, shape: Shape?, fields: FieldSelection) {
         let common = try CommonOptions(client: client, endpoint: endpoint, output: output)
-        guard inputs.count == 1 else { throw UsageError("enrich takes one input: a file, or - for standard input") }
-        let input = inputs[0]
-        let shape: Shape
-        if let text = shapeName {
+        let shape = try shapeName.map { text in
             guard let given = Shape(rawValue: text.lowercased()) else {
                 throw UsageError("--as must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            shape = given
-        } else {
-            shape = input == "-" ? .lines : Shape(path: input)
+            return given
         }
         let fields = try FieldSelection(parsing: fields.isEmpty ? [Self.defaultFields.joined(separator: ",")] : fields)
         // A mistyped field is a usage error, before a key is needed or anything is sent.
         try fields.refuseUnknownNames(kind: .address, shape: .single)
-        return (common, input, shape, fields)
+        return (common, shape, fields)
     }
 
     mutating func validate() throws {
@@ -126,7 +121,10 @@ struct EnrichCommand: ToolCommand {
     }
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
-        let (common, input, shape, fields) = try settings()
+        let (common, givenShape, fields) = try settings()
+        guard inputs.count == 1 else { throw UsageError("enrich takes one input: a file, or - for standard input") }
+        let input = inputs[0]
+        let shape = givenShape ?? (input == "-" ? .lines : Shape(path: input))
         let column = self.column
         let key = self.key ?? "ipdata"
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)

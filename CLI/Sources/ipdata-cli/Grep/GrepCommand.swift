@@ -67,7 +67,6 @@ struct GrepCommand: ToolCommand {
             try endpoint.refuse()
             try client.refuse()
             if ipv4, ipv6 { throw UsageError("use -4 or -6, not both") }
-            if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
         }
     }
 
@@ -103,6 +102,7 @@ struct GrepCommand: ToolCommand {
         settings.scanner.includesNetworks = cidrs
         settings.family = ipv4 ? .v4 : ipv6 ? .v6 : nil
         let inputs = files.isEmpty ? ["-"] : files
+        if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading text from standard input; end with Ctrl-D")
         }
