@@ -21,6 +21,9 @@ let package = Package(
         .package(name: "IPData", path: ".."),
         // SHA-256 (CryptoKit on Apple platforms, BoringSSL elsewhere). 3.x for Swift 6.0, 4.x for 6.1+.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        // Options, subcommands, help and shell completion. 1.6 for completion closures that see
+        // the word being completed (the comma lists of --fields).
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.6.0"),
     ],
     targets: [
         // The `ipdata` command-line tool: IPData, IPDataTesting for --sandbox, and its disk cache.
@@ -32,6 +35,7 @@ let package = Package(
                 "DiskCache", "CLILibC",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The C library (Glibc, Musl or Darwin) for this package's files that call it: `import CLILibC`.
         .target(name: "CLILibC"),

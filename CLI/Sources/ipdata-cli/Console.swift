@@ -27,14 +27,26 @@ final class Console {
     /// Whether the `ipdata:` of an error is red.
     let colours: Bool
 
-    /// A console that redacts the keys of the command line (every `--api-key` given) and of
-    /// `environment` (`IPDATA_API_KEY`), and colours errors when standard error is a terminal
-    /// and `environment` allows it.
-    convenience init(parsed: ParsedArguments, environment: [String: String]) {
+    /// A console that redacts the keys of the command line (every `--api-key` value given
+    /// before `--`, read even when the line cannot be parsed) and of `environment`
+    /// (`IPDATA_API_KEY`), and colours errors when standard error is a terminal and
+    /// `environment` allows it.
+    convenience init(arguments: [String], environment: [String: String]) {
         let fromEnvironment = environment[Configuration.keyVariable].map { [$0] } ?? []
         self.init(
-            keys: parsed.allValues(CommonOptions.apiKey.name) + fromEnvironment,
+            keys: Self.apiKeys(in: arguments) + fromEnvironment,
             colours: Self.usesColour(environment: environment, isTerminal: Terminal.isTerminal(2)))
+    }
+
+    /// The values of `--api-key KEY` and `--api-key=KEY` in `arguments`, up to `--`.
+    static func apiKeys(in arguments: [String]) -> [String] {
+        let options = arguments.prefix { $0 != "--" }
+        return options.indices.compactMap { index in
+            let argument = options[index]
+            if argument.hasPrefix("--api-key=") { return String(argument.dropFirst("--api-key=".count)) }
+            guard argument == "--api-key", index + 1 < options.endIndex else { return nil }
+            return options[index + 1]
+        }
     }
 
     /// A console that redacts `keys`, and colours errors when `colours`.

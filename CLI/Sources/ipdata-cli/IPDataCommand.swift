@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import Foundation
 import IPData
@@ -60,17 +61,52 @@ struct CommandError: Error {
     }
 }
 
-/// The `ipdata` command: finds the command (`bulk`, `init`, `help`, else a lookup), runs it, and turns
-/// what happened into one exit status.
+/// The `ipdata` command: its subcommands, of which the lookup is the default (`ipdata 8.8.8.8`),
+/// and the options they share, which may come before the command word (`ipdata --sandbox bulk`).
+struct IPDataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ipdata",
+        abstract: "Look up IP addresses with the ipdata.co API: location, network, company and threat data.",
+        version: "ipdata \(IPDataClient.sdkVersion)",
+        subcommands: [
+            LookupCommand.self, BulkCommand.self, GrepCommand.self, EnrichCommand.self, SummarizeCommand.self,
+            CacheCommand.self, InitCommand.self, HelpCommand.self, CompletionCommand.self, ManualCommand.self,
+        ],
+        defaultSubcommand: LookupCommand.self)
+
+    // Read here as well as by each command, so that they may come before the command word.
+    @OptionGroup(visibility: .private) var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    /// The commands that take a word (every one but the lookup), in the order help lists them.
+    static var commands: [any ToolCommand.Type] {
+        configuration.subcommands.compactMap { $0 as? any ToolCommand.Type }.filter { $0 != LookupCommand.self }
+    }
+
+    /// The words of `commands`: `bulk`, `grep`, ….
+    static var commandWords: [String] { commands.map { $0.configuration.commandName ?? "" } }
+
+    /// The command `word` was likely meant to be, when it is no address or ASN but a typo of a
+    /// command's word (`sumarize`, `bulkk`, `grpe`); nil otherwise, and for a command's word.
+    static func commandMeant(by word: String) -> String? {
+        guard IPAddress(word) == nil, !ASNumber.isASN(word), !commandWords.contains(word) else { return nil }
+        return Spelling.closest(to: word, among: commandWords)
+    }
+
+    /// What `ipdata --help` and `ipdata help` print: the lookup's help, which lists every command.
+    static var toolHelp: String { helpMessage(for: LookupCommand.self) }
+}
+
+/// Runs `ipdata`: reads the command line with `IPDataCommand`, runs the command, and turns what
+/// happened into one exit status.
 @main
-enum IPDataCommand {
+enum IPDataProgram {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
-        let invocation = read(arguments)
-        let console = Console(parsed: invocation.parsed, environment: environment)
+        let console = Console(arguments: arguments, environment: environment)
         let signals = Interruption.install()
-        var status = await run(invocation, environment: environment, console: console)
+        var status = await run(arguments, environment: environment, console: console)
         // Kept by --quiet when lookups failed for it; a note when the retries got through.
         if let limited = RequestTally.run.rateLimitText {
             if status == .rateLimited { console.error(limited) } else { console.note(limited) }
@@ -87,145 +123,30 @@ enum IPDataCommand {
         withExtendedLifetime(signals) { _exit(status.rawValue) }
     }
 
-    /// The commands, by the word that selects them; no word is a lookup.
-    enum Command: String, CaseIterable {
-        case lookup = ""
-        case bulk
-        case grep
-        case enrich
-        case summarize
-        case cache
-        case `init`
-        case help
-        case completion
-        case man
-
-        /// What the command does, in a line (for shells' completion menus).
-        var oneLine: String {
-            switch self {
-            case .lookup: return "look up addresses or an ASN"
-            case .bulk: return "look up every address of files or standard input"
-            case .grep: return "find the IP addresses in any text"
-            case .enrich: return "add the data of each line's addresses to a CSV, JSON lines or log file"
-            case .summarize: return "totals, top countries and networks, threats of a list"
-            case .cache: return "show what the cache of answers holds, or empty it"
-            case .`init`: return "store your API key"
-            case .help: return "show the help of a command"
-            case .completion: return "print a completion script for bash, zsh or fish"
-            case .man: return "print the manual page"
-            }
-        }
-
-        /// What `--help` prints.
-        var helpText: HelpText {
-            switch self {
-            case .lookup: return LookupCommand.help
-            case .bulk: return BulkCommand.help
-            case .grep: return GrepCommand.help
-            case .enrich: return EnrichCommand.help
-            case .summarize: return SummarizeCommand.help
-            case .cache: return CacheCommand.help
-            case .`init`: return InitCommand.help
-            case .help: return HelpCommand.help
-            case .completion: return CompletionCommand.help
-            case .man: return ManualCommand.help
-            }
-        }
-
-        /// The options the command takes (`--help` and `--version` among them).
-        var options: [OptionSpec] {
-            switch self {
-            case .lookup: return LookupCommand.options
-            case .bulk: return BulkCommand.options
-            case .grep: return GrepCommand.options
-            case .enrich: return EnrichCommand.options
-            case .summarize: return SummarizeCommand.options
-            case .cache: return CacheCommand.options
-            case .`init`: return InitCommand.options
-            case .help: return HelpCommand.options
-            case .completion: return CompletionCommand.options
-            case .man: return ManualCommand.options
-            }
-        }
-
-        /// The command `word` was likely meant to be, when it is no address or ASN but a typo of
-        /// a command's word (`sumarize`, `bulkk`, `grpe`); nil otherwise.
-        static func meant(by word: String) -> Command? {
-            guard IPAddress(word) == nil, !ASNumber.isASN(word) else { return nil }
-            let words = allCases.filter { $0 != .lookup }.map(\.rawValue)
-            return Spelling.closest(to: word, among: words).flatMap(Command.init(rawValue:))
-        }
-
-        /// How to ask for the command's help.
-        var helpCommand: String {
-            self == .lookup ? "ipdata --help" : "ipdata \(rawValue) --help"
-        }
-    }
-
-    /// A command line, read once: the command and everything else it said.
-    struct Invocation {
-        let command: Command
-        let parsed: ParsedArguments
-    }
-
-    /// Reads `arguments` (without the program name) once, with every command's options.
-    ///
-    /// The command word is the first positional argument before `--`, so options may come before
-    /// it (`ipdata --eu bulk ips.txt`) and an option's value is never one (`--output bulk`); when
-    /// that argument is not a command word, the command line is a lookup. An option that the
-    /// command does not take is a problem of the command line, as an unknown one is.
-    static func read(_ arguments: [String]) -> Invocation {
-        var everyOption: [OptionSpec] = []
-        for option in Command.allCases.flatMap(\.options) where !everyOption.contains(option) {
-            everyOption.append(option)
-        }
-        var parsed = ArgumentParser(options: everyOption).read(arguments)
-        var command = Command.lookup
-        if parsed.positionalsBeforeDoubleDash > 0, let first = parsed.positionals.first {
-            if let word = Command(rawValue: first), word != .lookup {
-                command = word
-                parsed.removeFirstPositional()
-            } else if let meant = Command.meant(by: first) {
-                // `ipdata sumarize FILE` would look up `sumarize` and the file's name.
-                parsed.addProblem(UsageError("there is no command \(first): did you mean \(meant.rawValue)?"))
-            }
-        }
-        let taken = Set(command.options.map(\.name))
-        for name in parsed.givenOptions.sorted() where !taken.contains(name) {
-            parsed.addProblem(UsageError("unknown option --\(name)"))
-        }
-        return Invocation(command: command, parsed: parsed)
-    }
-
-    /// Runs a command line and returns the exit status.
-    static func run(_ invocation: Invocation, environment: [String: String], console: Console) async -> ExitStatus {
-        let (command, parsed) = (invocation.command, invocation.parsed)
-        // --help and --version win over everything else before `--`, even an unknown option.
-        if parsed.has(CommonOptions.help.name) {
-            console.printOutput(command.helpText.rendered)
-            return .success
-        }
-        if parsed.has(CommonOptions.version.name) {
-            console.printOutput("ipdata \(IPDataClient.sdkVersion)\n")
-            return .success
-        }
-        console.isQuiet = parsed.has(CommonOptions.quiet.name)
+    /// Runs a command line (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
+        let parsed: any ParsableCommand
         do {
-            if let problem = parsed.problems.first { throw problem }
-            switch command {
-            case .lookup: return try await LookupCommand.run(parsed, environment: environment, console: console)
-            case .bulk: return try await BulkCommand.run(parsed, environment: environment, console: console)
-            case .grep: return try await GrepCommand.run(parsed, console: console)
-            case .enrich: return try await EnrichCommand.run(parsed, environment: environment, console: console)
-            case .summarize: return try await SummarizeCommand.run(parsed, environment: environment, console: console)
-            case .cache: return try CacheCommand.run(parsed, environment: environment, console: console)
-            case .`init`: return try await InitCommand.run(parsed, environment: environment, console: console)
-            case .help: return try HelpCommand.run(parsed, console: console)
-            case .completion: return try CompletionCommand.run(parsed, console: console)
-            case .man: return try ManualCommand.run(parsed, console: console)
+            parsed = try IPDataCommand.parseAsRoot(arguments)
+        } catch {
+            // --version, and the answers of shell completion, exit 0 on standard output.
+            if IPDataCommand.exitCode(for: error) == .success {
+                console.printOutput(IPDataCommand.fullMessage(for: error) + "\n")
+                return .success
             }
+            console.error(CommandLineProblem(error).line)
+            return .usage
+        }
+        guard let command = parsed as? any ToolCommand else {
+            // ArgumentParser's help, for --help and -h: ipdata's own for the lookup's.
+            console.printOutput(helpText(of: parsed))
+            return .success
+        }
+        console.isQuiet = command.isQuiet
+        do {
+            return try await command.run(environment: environment, console: console)
         } catch let error as UsageError {
-            console.error("\(error.message) (see \(command.helpCommand))")
+            console.error("\(error.message) (see \(type(of: command).helpCommand))")
             return .usage
         } catch let error as CommandError {
             console.error(error.message)
@@ -237,5 +158,17 @@ enum IPDataCommand {
             console.error(error.localizedDescription)
             return .lookupFailed
         }
+    }
+
+    /// What ArgumentParser's help command prints; `IPDataCommand.toolHelp` in place of the root's.
+    private static func helpText(of help: any ParsableCommand) -> String {
+        var help = help
+        do {
+            try help.run()
+        } catch {
+            let text = IPDataCommand.fullMessage(for: error)
+            return (text == IPDataCommand.helpMessage() ? IPDataCommand.toolHelp : text) + "\n"
+        }
+        return IPDataCommand.toolHelp + "\n"
     }
 }

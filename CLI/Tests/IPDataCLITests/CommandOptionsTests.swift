@@ -9,13 +9,18 @@ import XCTest
 /// What each command accepts, checked before anything is sent: the common options, the lookup
 /// targets, and the options of `bulk`.
 final class CommandOptionsTests: XCTestCase {
+    /// The common options of a lookup's command line, read by ArgumentParser and checked.
     private func common(_ arguments: String...) throws -> CommonOptions {
-        try CommonOptions(ArgumentParser(options: LookupCommand.options).parse(arguments))
+        guard let lookup = try IPDataCommand.parseAsRoot(arguments) as? LookupCommand else {
+            throw UsageError("not a lookup: \(arguments)")
+        }
+        return try lookup.commonOptions()
     }
 
+    /// Checks that `body` throws `message`: as a `UsageError`, or as the command line's problem.
     private func assertUsageError<T>(_ body: @autoclosure () throws -> T, _ message: String, line: UInt = #line) {
         XCTAssertThrowsError(try body(), line: line) { error in
-            XCTAssertEqual((error as? UsageError)?.message, message, line: line)
+            XCTAssertEqual((error as? UsageError)?.message ?? CommandLineProblem(error).message, message, line: line)
         }
     }
 
@@ -83,7 +88,8 @@ final class CommandOptionsTests: XCTestCase {
         let options = try common("--output", "out.csv", "--api-key", "k")
         XCTAssertEqual(options.outputPath, "out.csv")
         XCTAssertEqual(options.apiKeyOption, "k")
-        assertUsageError(try common("--output="), "--output needs a file name")
+        // ArgumentParser reads `--output=` as a missing value.
+        assertUsageError(try common("--output="), "option --output needs a value (FILE)")
     }
 
     func testFieldsFromEveryOptionAreCombined() throws {
@@ -149,32 +155,55 @@ final class CommandOptionsTests: XCTestCase {
         assertUsageError(try ColumnSelection(parsing: " "), "--column needs a column name or number")
     }
 
+    /// The options of each command, as its help lists them.
+    static let optionsOfCommands: [(command: any ToolCommand.Type, options: [String])] = [
+        (LookupCommand.self, ["fields", "field", "dry-run", "format", "output"] + sharedOptions),
+        (
+            BulkCommand.self,
+            [
+                "column", "concurrency", "no-progress", "max-addresses", "resume", "dry-run", "fields", "format",
+                "output",
+            ]
+                + sharedOptions
+        ),
+        (GrepCommand.self, ["only-matching", "ipv4", "ipv6", "public", "unique", "cidrs"]),
+        (EnrichCommand.self, ["as", "column", "key", "fields", "dry-run", "output"] + sharedOptions),
+        (SummarizeCommand.self, ["top", "format", "dry-run"] + sharedOptions),
+        (CacheCommand.self, []), (InitCommand.self, ["eu", "base-url"]), (HelpCommand.self, []),
+        (CompletionCommand.self, []), (ManualCommand.self, []),
+    ]
+
+    /// The options every lookup command shares, which may come before the command word.
+    static let sharedOptions = [
+        "eu", "base-url", "api-key", "sandbox", "retries", "resend-bulk", "timeout", "no-cache", "quiet", "verbose",
+    ]
+
     func testEveryCommandsHelpNamesEachOfItsOptions() {
-        let commands: [(HelpText, [OptionSpec])] = [
-            (LookupCommand.help, LookupCommand.options), (BulkCommand.help, BulkCommand.options),
-            (InitCommand.help, InitCommand.options), (HelpCommand.help, HelpCommand.options),
-        ]
-        for (help, options) in commands {
-            for option in options {
-                XCTAssertTrue(help.rendered.contains("--\(option.name)"), "\(option.name) in \(help.usage[0])")
+        XCTAssertEqual(
+            Self.optionsOfCommands.map { "\($0.command)" }, IPDataCommand.configuration.subcommands.map { "\($0)" })
+        for (command, options) in Self.optionsOfCommands {
+            let help = IPDataCommand.helpMessage(for: command).components(separatedBy: "\nOPTIONS:\n").last ?? ""
+            for option in options + ["help"] {
+                XCTAssertTrue(help.contains("--\(option)"), "\(option) in \(command)")
+            }
+            // The shared options a command does not take are not in its help.
+            for option in Self.sharedOptions where !options.contains(option) {
+                XCTAssertFalse(help.contains("--\(option) "), "\(option) in \(command)")
             }
         }
-        XCTAssertTrue(LookupCommand.help.rendered.hasPrefix("usage: ipdata [OPTIONS] [IP… | ASN]\n"))
-        XCTAssertTrue(BulkCommand.help.rendered.hasPrefix("usage: ipdata bulk [OPTIONS] [FILE… | -]\n"))
-        XCTAssertTrue(InitCommand.help.rendered.hasPrefix("usage: ipdata init [OPTIONS] [KEY]\n"))
+        XCTAssertTrue(IPDataCommand.toolHelp.contains("USAGE: ipdata [OPTIONS] [IP… | ASN]\n"))
+        XCTAssertTrue(
+            IPDataCommand.helpMessage(for: BulkCommand.self).contains("USAGE: ipdata bulk [OPTIONS] [FILE… | -]\n"))
+        XCTAssertTrue(IPDataCommand.helpMessage(for: InitCommand.self).contains("USAGE: ipdata init [OPTIONS] [KEY]\n"))
     }
 
-    /// Both take every common option; bulk's `--format` is the same option with its own default
-    /// in help.
-    func testTheLookupAndBulkCommandsShareTheCommonOptions() {
-        for option in CommonOptions.specs {
-            XCTAssertTrue(LookupCommand.options.contains(option), option.name)
-            guard option != CommonOptions.format else { continue }
-            XCTAssertTrue(BulkCommand.options.contains(option), option.name)
+    /// The lookup, bulk, enrich and summarize take every shared option, with its short form.
+    func testTheLookupCommandsShareTheCommonOptions() throws {
+        for arguments in [[], ["bulk"], ["enrich", "-"], ["summarize"]] {
+            let line = arguments + ["--eu", "--api-key", "k", "--retries", "2", "--timeout", "9", "--no-cache", "-q"]
+            XCTAssertNoThrow(try IPDataCommand.parseAsRoot(line), "\(arguments)")
         }
-        let bulkFormat = BulkCommand.options.filter { $0.name == CommonOptions.format.name }
-        XCTAssertEqual(bulkFormat.map(\.valueName), [CommonOptions.format.valueName])
-        XCTAssertEqual(bulkFormat.map(\.short), [CommonOptions.format.short])
+        XCTAssertTrue(IPDataCommand.helpMessage(for: BulkCommand.self).contains("-q, --quiet"))
     }
 }
 #endif

@@ -9,7 +9,7 @@ import XCTest
 final class ConsoleTests: XCTestCase {
     func testTheKeysOfTheCommandLineAndTheEnvironmentAreRedacted() {
         let console = Console(
-            parsed: IPDataCommand.read(["--api-key", "arg-key-1", "--api-key=arg-key-2", "8.8.8.8"]).parsed,
+            arguments: ["--api-key", "arg-key-1", "--api-key=arg-key-2", "8.8.8.8"],
             environment: ["IPDATA_API_KEY": "env-key-3"])
         XCTAssertEqual(
             console.redact("arg-key-1 arg-key-2 env-key-3 8.8.8.8"), "REDACTED REDACTED REDACTED 8.8.8.8")

@@ -121,7 +121,7 @@ final class SharedRulesTests: XCTestCase {
             XCTAssertFalse(description.contains(key), "client: \(description)")
             XCTAssertFalse(description.contains(encoded), "client: \(description)")
 
-            let console = Console(parsed: IPDataCommand.read(["--api-key", key]).parsed, environment: [:])
+            let console = Console(arguments: ["--api-key", key], environment: [:])
             let printed = console.redact("header \(key), url https://api.ipdata.co/?api-key=\(encoded)")
             XCTAssertEqual(printed, "header REDACTED, url https://api.ipdata.co/?api-key=REDACTED", key)
         }

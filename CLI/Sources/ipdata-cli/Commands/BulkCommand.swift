@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import DiskCache
 import Foundation
@@ -6,40 +7,13 @@ import IPData
 /// `ipdata bulk [FILE…|-]`: looks up every address of files or standard input, any number of
 /// them, through `client.lookupStream`: bulk requests of up to 100 addresses, `--concurrency` of
 /// them in flight, results written in input order as they complete, memory bounded.
-enum BulkCommand {
-    static let columnOption = OptionSpec(
-        "column", value: "NAME|N",
-        help: "the CSV column of the addresses: a header name, or a number from 1 (default 1)")
-    static let concurrencyOption = OptionSpec(
-        "concurrency", value: "N", help: "requests in flight at once, 1 to 100 (default 4)")
-    static let noProgressOption = OptionSpec("no-progress", help: "no progress bar on standard error")
-    static let resumeOption = OptionSpec(
-        "resume",
-        help: "continue the run whose output --output names, from the partial output it left if it stopped: keep "
-            + "its answered records and look up only the addresses it lacks (or failed), every record in input "
-            + "order (jsonl or csv)")
-    static let maximumAddressesOption = OptionSpec(
-        "max-addresses", value: "N",
-        help: "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
-            + "\(AddressReader.defaultMaximumRangeAddresses)); a larger one is a failed record, and nothing of it "
-            + "is looked up")
-    static let dryRunOption = OptionSpec(
-        "dry-run",
-        help: "send nothing: print on standard output how many addresses the input holds, how many are "
-            + "distinct, how many the cache answers, and the requests the run would send")
-    /// `--format` as bulk reads it: the same option, whose default here is JSON lines whatever
-    /// the number of addresses.
-    static let formatOption = OptionSpec(
-        CommonOptions.format.name, value: CommonOptions.format.valueName,
-        help: "\(OutputFormat.names) (default: jsonl, one JSON object per line)")
-
-    static let options =
-        [columnOption, concurrencyOption, noProgressOption, maximumAddressesOption, resumeOption, dryRunOption]
-        + CommonOptions.specs.map { $0.name == formatOption.name ? formatOption : $0 }
-
-    static let help = HelpText(
-        usage: ["ipdata bulk [OPTIONS] [FILE… | -]"],
-        summary: """
+struct BulkCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bulk",
+        abstract: "look up every address of files or standard input",
+        usage: "ipdata bulk [OPTIONS] [FILE… | -]",
+        discussion: HelpProse.flowed(
+            """
             Look up every address in the files (or standard input, `-`, the default), any number of
             them: in bulk requests of up to 100 addresses, results in input order as they arrive.
 
@@ -53,9 +27,7 @@ enum BulkCommand {
               ipdata bulk ips.txt
               ipdata bulk --column ip --format csv --fields ip,country_code,asn.name hosts.csv
               zcat ips.txt.gz | ipdata bulk --format csv -f ip,country_code,threat.is_threat > out.csv
-            """,
-        options: options,
-        footer: """
+
             Output is JSON lines unless --format says otherwise. Every input line other than blank
             lines and comments gets a record, in input order. Standard error shows a progress bar
             when it is a terminal, and a summary at the end. With --output, the file is replaced
@@ -65,25 +37,127 @@ enum BulkCommand {
             (/dev/null) is written in place. An interrupted json array is closed, so it still
             parses. `ipdata help` lists the sample addresses of --sandbox.
             \(ExitStatus.helpText)
-            """)
+            """))
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
-        -> ExitStatus
-    {
-        let common = try CommonOptions(parsed)
+    /// The help of `--dry-run`, which the lookup, enrich and summarize take too.
+    static let dryRunHelp =
+        "send nothing: print on standard output how many addresses the input holds, how many are "
+        + "distinct, how many the cache answers, and the requests the run would send"
+
+    @Option(
+        help: ArgumentHelp(
+            "the CSV column of the addresses: a header name, or a number from 1 (default 1)", valueName: "NAME|N"))
+    var column: String?
+
+    @Option(help: ArgumentHelp("requests in flight at once, 1 to 100 (default 4)", valueName: "N"))
+    var concurrency: String?
+
+    @Flag(name: .customLong("no-progress"), help: "no progress bar on standard error")
+    var noProgress = false
+
+    @Option(
+        name: .customLong("max-addresses"),
+        help: ArgumentHelp(
+            "the most addresses one range (8.8.8.0/29, 8.8.8.1-8.8.8.6) may hold, 1 to 1,000,000 (default "
+                + "\(AddressReader.defaultMaximumRangeAddresses)); a larger one is a failed record, and nothing of it "
+                + "is looked up",
+            valueName: "N"))
+    var maxAddresses: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "continue the run whose output --output names, from the partial output it left if it stopped: keep "
+                + "its answered records and look up only the addresses it lacks (or failed), every record in input "
+                + "order (jsonl or csv)"))
+    var resume = false
+
+    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(dryRunHelp))
+    var dryRun = false
+
+    @Option(
+        name: [.short, .long], help: ArgumentHelp(CommonOptions.fieldsHelp, valueName: "a,b,c"),
+        completion: CompletionCommand.fieldListCompletion)
+    var fields: [String] = []
+
+    /// The lookup's `--format`, whose default here is JSON lines whatever the number of addresses.
+    @Option(
+        help: ArgumentHelp("\(OutputFormat.names) (default: jsonl, one JSON object per line)", valueName: "FORMAT"),
+        completion: .list(OutputFormat.allCases.map(\.rawValue)))
+    var format: String?
+
+    @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
+    var output: String?
+
+    @OptionGroup var endpoint: EndpointOptions
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("files of addresses; - or none: standard input"), completion: .file())
+    var files: [String] = []
+
+    var isQuiet: Bool { client.quiet }
+
+    /// What the options say, checked.
+    private struct Settings {
+        let common: CommonOptions
+        let column: ColumnSelection
+        let concurrency: Int
+        let maximumRange: Int
+    }
+
+    private func settings() throws -> Settings {
+        let common = try CommonOptions(
+            client: client, endpoint: endpoint, fields: fields, format: format, output: output)
         try common.selection?.refuseUnknownNames(kind: .address, shape: .list)
-        let column = try parsed.value(columnOption.name).map(ColumnSelection.init(parsing:)) ?? .first
-        let concurrency = try parsed.value(concurrencyOption.name).map(Self.concurrency(parsing:)) ?? 4
-        let maximumRange =
-            try CommonOptions.wholeNumber(parsed, maximumAddressesOption, in: 1...1_000_000, unit: "")
-            ?? AddressReader.defaultMaximumRangeAddresses
-        let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
-        try checkReadable(inputs)
+        let settings = Settings(
+            common: common, column: try column.map(ColumnSelection.init(parsing:)) ?? .first,
+            concurrency: try concurrency.map(Self.concurrency(parsing:)) ?? 4,
+            maximumRange: try CommonOptions.wholeNumber(maxAddresses, option: "max-addresses", in: 1...1_000_000)
+                ?? AddressReader.defaultMaximumRangeAddresses)
+        if dryRun, resume { throw UsageError("use --dry-run or --resume, not both") }
+        return settings
+    }
+
+    mutating func validate() throws {
+        try checked { _ = try settings() }
+    }
+
+    /// The command line that continues this run (`--resume`, and the same options and inputs,
+    /// the key left out), without `ipdata bulk`.
+    var resumeArguments: [String] {
+        var words = ["--resume"]
+        func add(_ name: String, _ values: [String]) { for value in values { words += ["--" + name, value] } }
+        func add(_ name: String, _ flag: Bool) { if flag { words.append("--" + name) } }
+        add("column", column.map { [$0] } ?? [])
+        add("concurrency", concurrency.map { [$0] } ?? [])
+        add("no-progress", noProgress)
+        add("max-addresses", maxAddresses.map { [$0] } ?? [])
+        add("dry-run", dryRun)
+        add("fields", fields)
+        add("format", format.map { [$0] } ?? [])
+        add("output", output.map { [$0] } ?? [])
+        add("api-key", client.apiKey.map { _ in ["KEY"] } ?? [])
+        add("eu", endpoint.eu)
+        add("base-url", endpoint.baseURL.map { [$0] } ?? [])
+        add("sandbox", client.sandbox)
+        add("retries", client.retries.map { [$0] } ?? [])
+        add("resend-bulk", client.resendBulk)
+        add("timeout", client.timeout.map { [$0] } ?? [])
+        add("no-cache", client.noCache)
+        add("quiet", client.quiet)
+        add("verbose", client.verbose)
+        return words
+    }
+
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        let settings = try settings()
+        let (common, column, concurrency, maximumRange) =
+            (settings.common, settings.column, settings.concurrency, settings.maximumRange)
+        let inputs = files.isEmpty ? ["-"] : files
+        try Self.checkReadable(inputs)
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
-        let resumes = parsed.has(resumeOption.name)
-        let csv = parsed.has(columnOption.name)
-        if parsed.has(dryRunOption.name) {
-            if resumes { throw UsageError("use --dry-run or --resume, not both") }
+        let resumes = resume
+        let csv = self.column != nil
+        if dryRun {
             let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
             let estimate = try await DryRun.count(reader, cache: cache, fields: common.selection?.topLevelNames)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
@@ -117,7 +191,7 @@ enum BulkCommand {
             writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
         }
         if [.jsonl, .csv].contains(common.format ?? .jsonl) {
-            OutputSink.current?.setResumeCommand(ResumedOutput.command(continuing: parsed, options: options))
+            OutputSink.current?.setResumeCommand(ResumedOutput.command(arguments: resumeArguments, inputs: files))
         }
 
         let ledger = InputLedger()
@@ -127,11 +201,11 @@ enum BulkCommand {
         if let resumed { addresses.onSkip = { key in resumed.passedOver(key, before: ledger.appended) } }
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(
-            noProgress: parsed.has(noProgressOption.name) || common.isQuiet || common.isVerbose)
+            noProgress: noProgress || common.isQuiet || common.isVerbose)
         // The bar shows a percentage when the total can be counted first: regular files only.
         let total =
-            showsBar && inputs.allSatisfy(isRegularFile)
-            ? try await count(
+            showsBar && inputs.allSatisfy(Self.isRegularFile)
+            ? try await Self.count(
                 AddressReader(
                     inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange, skipped: skipped))
             : nil

@@ -1,17 +1,15 @@
+import ArgumentParser
 import DiskCache
 import Foundation
 
 /// `ipdata cache info|clear`: what the disk cache of answers holds, and emptying it.
-enum CacheCommand {
-    static let options = [CommonOptions.help, CommonOptions.version]
-
-    enum Action: String, CaseIterable {
-        case info, clear
-    }
-
-    static let help = HelpText(
-        usage: ["ipdata cache info | clear"],
-        summary: """
+struct CacheCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "show what the cache of answers holds, or empty it",
+        usage: "ipdata cache info | clear",
+        discussion: HelpProse.flowed(
+            """
             Show what the cache of answers holds (info), or empty it (clear).
 
             Lookups keep each successful answer on disk, so that a second run over the same
@@ -25,34 +23,56 @@ enum CacheCommand {
 
               ipdata cache info
               ipdata cache clear
-            """,
-        options: options,
-        footer: """
+
             The cache is in $IPDATA_CACHE_DIR, else $XDG_CACHE_HOME/ipdata, else ~/.cache/ipdata
             (mode 0700), in one SQLite database, answers.sqlite (mode 0600), that every ipdata
             process of the user shares; a folder or file that is not safely the user's is not used.
             It keeps about \(CacheConfiguration.defaultMaximumEntries) entries, the oldest going
             first: IPDATA_CACHE_MAX_ENTRIES sets another bound. An expired entry is no longer
             read; clear removes it with the rest.
-            """)
+            """))
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) throws -> ExitStatus {
-        let actions = Action.allCases.map(\.rawValue).joined(separator: " | ")
-        guard parsed.positionals.count == 1, let action = Action(rawValue: parsed.positionals[0]) else {
-            throw UsageError("cache takes one action: ipdata cache \(actions)")
+    enum Action: String, CaseIterable {
+        case info, clear
+    }
+
+    @OptionGroup(visibility: .private) var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    @Argument(
+        help: ArgumentHelp("info or clear", valueName: "action"), completion: .list(Action.allCases.map(\.rawValue)))
+    var actions: [String] = []
+
+    /// The action asked for; a usage error unless it is one of them, alone.
+    private func action() throws -> Action {
+        let names = Action.allCases.map(\.rawValue).joined(separator: " | ")
+        guard actions.count == 1, let action = Action(rawValue: actions[0]) else {
+            throw UsageError("cache takes one action: ipdata cache \(names)")
         }
-        let configuration: CacheConfiguration
+        return action
+    }
+
+    mutating func validate() throws {
+        try checked {
+            try endpoint.refuse()
+            try client.refuse()
+        }
+    }
+
+    func run(environment: [String: String], console: Console) throws -> ExitStatus {
+        let action = try action()
+        let cache: CacheConfiguration
         do {
             guard let found = try CacheConfiguration(environment: environment) else {
                 throw CommandError(.usage, "no cache folder: set IPDATA_CACHE_DIR, XDG_CACHE_HOME or HOME")
             }
-            configuration = found
+            cache = found
         } catch let error as InvalidCacheSetting {
             throw UsageError(error.message)
         }
         let database: CacheDatabase?
         do {
-            database = try CacheDatabase.openExisting(configuration)
+            database = try CacheDatabase.openExisting(cache)
         } catch {
             throw CommandError(.usage, error.description)
         }
@@ -63,11 +83,11 @@ enum CacheCommand {
             // The space at rest, once this connection's own files are gone (as `du` sees it after).
             database?.close()
             if let database { info.diskBytes = database.diskBytes() }
-            console.printOutput(text(of: info, configuration: configuration))
+            console.printOutput(Self.text(of: info, configuration: cache))
         case .clear:
             let removed = database?.clear() ?? 0
             console.printOutput(
-                "removed \(removed) entr\(removed == 1 ? "y" : "ies") from \(configuration.directory)\n")
+                "removed \(removed) entr\(removed == 1 ? "y" : "ies") from \(cache.directory)\n")
         }
         return .success
     }

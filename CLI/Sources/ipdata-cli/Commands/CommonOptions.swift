@@ -7,51 +7,13 @@ import IPDataTesting
 import FoundationNetworking
 #endif
 
-/// The options every lookup command takes, read and checked in one place.
+/// What the options of a lookup command say, read and checked in one place: the shared
+/// `ClientOptions` and `EndpointOptions`, and the command's `--fields`, `--format` and `--output`.
 struct CommonOptions {
-    static let fields = OptionSpec(
-        "fields", short: "f", value: "a,b,c",
-        help: "only these fields; dotted paths such as asn.name pick CSV and table columns")
-    static let format = OptionSpec(
-        "format", value: "FORMAT",
-        help: "\(OutputFormat.names) (default: json for one result, jsonl for several)")
-    static let output = OptionSpec("output", value: "FILE", help: "write results to FILE instead of standard output")
-    static let apiKey = OptionSpec(
-        "api-key", value: "KEY",
-        help: "the API key (default: $IPDATA_API_KEY, then the file ipdata init writes); other users of this "
-            + "machine can see it in `ps`: prefer ipdata init or IPDATA_API_KEY")
-    static let eu = OptionSpec("eu", help: "use the EU endpoint, \(IPDataClient.euBaseURL.absoluteString)")
-    static let baseURL = OptionSpec("base-url", value: "URL", help: "send requests to URL (a gateway, a test server)")
-    static let sandbox = OptionSpec(
-        "sandbox", help: "answer from built-in sample data: no key, no network (IPDataTesting's sandbox)")
-    static let retries = OptionSpec(
-        "retries", value: "N",
-        help: "send a request again up to N times after a 429, a 5xx or a connection failure, waiting as "
-            + "Retry-After asks or backing off (default 3; 0: never); a bulk request only after a 429 or when "
-            + "no connection could be made, unless --resend-bulk")
-    static let resendBulk = OptionSpec(
-        "resend-bulk",
-        help: "also send a bulk request again after a 5xx or a lost connection, after which the API may have "
-            + "answered it: its addresses may be billed twice")
-    static let timeout = OptionSpec(
-        "timeout", value: "SECONDS", help: "the most one request may take, 1 to 600 (default 30)")
-    static let quiet = OptionSpec(
-        "quiet", short: "q",
-        help: "no summary, progress bar or notices on standard error (for cron); errors, warnings and where "
-            + "to start again after a stop are still printed")
-    static let verbose = OptionSpec(
-        "verbose", help: "print where the API key comes from, and each request (key hidden) with its status and time")
-    static let noCache = OptionSpec(
-        "no-cache",
-        help: "neither read nor fill the cache of answers (see `ipdata cache --help`): every address is sent")
-    static let help = OptionSpec("help", short: "h", help: "show this help")
-    static let version = OptionSpec("version", help: "print the version")
-
-    /// The options in the order help lists them.
-    static let specs = [
-        fields, format, output, apiKey, eu, baseURL, sandbox, retries, resendBulk, timeout, noCache, quiet, verbose,
-        help, version,
-    ]
+    /// The help of `--fields` and `--format` where they mean what they mean for a lookup.
+    static let fieldsHelp = "only these fields; dotted paths such as asn.name pick CSV and table columns"
+    static let formatHelp = "\(OutputFormat.names) (default: json for one result, jsonl for several)"
+    static let outputHelp = "write results to FILE instead of standard output"
 
     /// The `--fields` selection, if any.
     let selection: FieldSelection?
@@ -79,48 +41,56 @@ struct CommonOptions {
     /// `--no-cache`: answers are neither read from nor kept in the disk cache.
     let usesCache: Bool
 
-    /// Reads and checks the common options of `parsed`; throws a `UsageError` for bad values.
-    init(_ parsed: ParsedArguments) throws {
-        let fieldLists = parsed.allValues(Self.fields.name)
-        selection = fieldLists.isEmpty ? nil : try FieldSelection(parsing: fieldLists)
-        format = try parsed.value(Self.format.name).map(OutputFormat.init(parsing:))
-        outputPath = parsed.value(Self.output.name)
+    /// Reads and checks `client`, `endpoint` and the command's `fields` (every value of
+    /// `--fields`), `format` and `output`; throws a `UsageError` for bad values.
+    init(
+        client: ClientOptions, endpoint: EndpointOptions, fields: [String] = [], format: String? = nil,
+        output: String? = nil
+    ) throws {
+        selection = fields.isEmpty ? nil : try FieldSelection(parsing: fields)
+        self.format = try format.map(OutputFormat.init(parsing:))
+        outputPath = output
         if outputPath?.isEmpty == true { throw UsageError("--output needs a file name") }
-        apiKeyOption = parsed.value(Self.apiKey.name)
-        isSandbox = parsed.has(Self.sandbox.name)
-        isQuiet = parsed.has(Self.quiet.name)
-        isVerbose = parsed.has(Self.verbose.name)
-        usesCache = !parsed.has(Self.noCache.name)
+        apiKeyOption = client.apiKey
+        isSandbox = client.sandbox
+        isQuiet = client.quiet
+        isVerbose = client.verbose
+        usesCache = !client.noCache
         if isQuiet, isVerbose { throw UsageError("use --quiet or --verbose, not both") }
-        retryCount = try Self.wholeNumber(parsed, Self.retries, in: 0...10, unit: "") ?? 3
-        resendsBulk = parsed.has(Self.resendBulk.name)
+        retryCount = try Self.wholeNumber(client.retries, option: "retries", in: 0...10) ?? 3
+        resendsBulk = client.resendBulk
         if resendsBulk, retryCount == 0 { throw UsageError("--resend-bulk resends nothing with --retries 0") }
         // Whole seconds: URLSession on Linux rounds its timeout down to a whole second.
-        timeoutSeconds = try Self.wholeNumber(parsed, Self.timeout, in: 1...600, unit: " of seconds") ?? 30
-        if isSandbox, parsed.value(Self.baseURL.name) != nil || parsed.has(Self.eu.name) {
+        timeoutSeconds = try Self.wholeNumber(client.timeout, option: "timeout", in: 1...600, unit: " of seconds") ?? 30
+        if isSandbox, endpoint.baseURL != nil || endpoint.eu {
             throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
         }
-        if let text = parsed.value(Self.baseURL.name) {
-            if parsed.has(Self.eu.name) { throw UsageError("use --eu or --base-url, not both") }
-            // Printable ASCII only, checked before `URL(string:)`: Apple's newer Foundation
-            // percent-encodes spaces and converts non-ASCII hosts where Linux's refuses them, and
-            // the same text must mean the same everywhere.
-            guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
-                let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
-            else {
-                throw UsageError(
-                    "--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
-            }
-            guard !Self.sendsKeyInClearText(to: url) else {
-                throw UsageError(
-                    "--base-url with plain http would send the API key in clear text: use https "
-                        + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
-            }
-            baseURL = url
-        } else {
-            baseURL = parsed.has(Self.eu.name) ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
+        baseURL = try Self.baseURL(endpoint)
+    }
+
+    /// Where `endpoint` sends requests: `--base-url`, the EU endpoint for `--eu`, else the
+    /// global endpoint. Throws a usage error for both, and for a URL that is not a plain http(s)
+    /// one, or that would send the key in clear text to another machine.
+    static func baseURL(_ endpoint: EndpointOptions) throws -> URL {
+        guard let text = endpoint.baseURL else {
+            return endpoint.eu ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
         }
+        if endpoint.eu { throw UsageError("use --eu or --base-url, not both") }
+        // Printable ASCII only, checked before `URL(string:)`: Apple's newer Foundation
+        // percent-encodes spaces and converts non-ASCII hosts where Linux's refuses them, and
+        // the same text must mean the same everywhere.
+        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+            let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host != nil, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
+        else {
+            throw UsageError("--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
+        }
+        guard !sendsKeyInClearText(to: url) else {
+            throw UsageError(
+                "--base-url with plain http would send the API key in clear text: use https "
+                    + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
+        }
+        return url
     }
 
     /// Whether requests to `url` would carry the key in clear text to another machine: plain
@@ -132,16 +102,15 @@ struct CommonOptions {
         return IPAddress(host) == nil ? host != "localhost" : !IPNetwork.loopback.contains { $0.contains(host) }
     }
 
-    /// The value of `option` as a whole number in `range`, if given; a usage error otherwise.
-    static func wholeNumber(
-        _ parsed: ParsedArguments, _ option: OptionSpec, in range: ClosedRange<Int>, unit: String
-    )
-        throws -> Int?
+    /// `text`, the value of `--option`, as a whole number in `range`, if given; a usage error
+    /// otherwise.
+    static func wholeNumber(_ text: String?, option: String, in range: ClosedRange<Int>, unit: String = "") throws
+        -> Int?
     {
-        guard let text = parsed.value(option.name) else { return nil }
+        guard let text else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(
-                "--\(option.name) must be a whole number\(unit) from \(range.lowerBound) to \(range.upperBound)")
+                "--\(option) must be a whole number\(unit) from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

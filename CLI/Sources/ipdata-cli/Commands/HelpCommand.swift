@@ -1,36 +1,53 @@
-/// `ipdata help [COMMAND]`: the help of `ipdata`, or of one command, as `--help` prints it.
-enum HelpCommand {
-    static let options = [CommonOptions.help, CommonOptions.version]
+import ArgumentParser
 
-    /// The commands `help` names, as usage lists them: `bulk | init | help`.
-    private static let commandNames = IPDataCommand.Command.allCases.filter { $0 != .lookup }.map(\.rawValue)
+/// `ipdata help [COMMAND]`: the help of `ipdata`, or of one command, as `--help` prints it.
+struct HelpCommand: ToolCommand {
+    /// The commands `help` names, as usage lists them: `bulk | grep | … | man` (this command's
+    /// own configuration read by name, as it is being made).
+    private static let commandNames = IPDataCommand.configuration.subcommands
+        .filter { $0 != LookupCommand.self }
+        .map { $0 == HelpCommand.self ? "help" : $0.configuration.commandName ?? "" }
         .joined(separator: " | ")
 
-    static let help = HelpText(
-        usage: ["ipdata help [\(commandNames)]"],
-        summary: """
+    static let configuration = CommandConfiguration(
+        commandName: "help",
+        abstract: "show the help of a command",
+        usage: "ipdata help [\(commandNames)]",
+        discussion: HelpProse.flowed(
+            """
             Show the help of ipdata, or of one of its commands (the same as its --help):
 
               ipdata help
               ipdata help bulk
-            """,
-        options: options)
+            """))
 
-    /// Prints the help that `parsed` names: `ipdata`'s without a command name.
-    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitStatus {
-        let names = parsed.positionals
-        guard names.count <= 1 else { throw UsageError("help takes one command name: ipdata help [\(commandNames)]") }
-        guard let name = names.first else {
-            console.printOutput(LookupCommand.help.rendered)
-            return .success
+    // Taken and left alone: `ipdata --sandbox help` shows the help.
+    @OptionGroup(visibility: .private) var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    @Argument(
+        help: ArgumentHelp("a command", valueName: "command"),
+        completion: .custom { _, _, _ in IPDataCommand.commandWords })
+    var names: [String] = []
+
+    /// The command whose help to show; nil for ipdata's own.
+    private func command() throws -> (any ToolCommand.Type)? {
+        guard names.count <= 1 else {
+            throw UsageError("help takes one command name: ipdata help [\(Self.commandNames)]")
         }
-        guard let command = IPDataCommand.Command(rawValue: name), command != .lookup else {
-            if let meant = IPDataCommand.Command.meant(by: name) {
-                throw UsageError("there is no command \(name): did you mean \(meant.rawValue)?")
+        guard let name = names.first else { return nil }
+        guard let command = IPDataCommand.commands.first(where: { $0.configuration.commandName == name }) else {
+            if let meant = IPDataCommand.commandMeant(by: name) {
+                throw UsageError("there is no command \(name): did you mean \(meant)?")
             }
-            throw UsageError("there is no command \(name): ipdata help [\(commandNames)]")
+            throw UsageError("there is no command \(name): ipdata help [\(Self.commandNames)]")
         }
-        console.printOutput(command.helpText.rendered)
+        return command
+    }
+
+    func run(environment: [String: String], console: Console) throws -> ExitStatus {
+        let text = try command().map { IPDataCommand.helpMessage(for: $0) } ?? IPDataCommand.toolHelp
+        console.printOutput(text + "\n")
         return .success
     }
 }

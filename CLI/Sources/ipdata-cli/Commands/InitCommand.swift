@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import Foundation
 import IPData
@@ -10,12 +11,13 @@ import FoundationNetworking
 /// stores it in the configuration file (mode 0600), from the argument or, without one, from
 /// standard input (a prompt that does not echo, on a terminal). A key the API refuses is not
 /// stored; a key that could not be checked (no network) is stored, with a warning.
-enum InitCommand {
-    static let options = [CommonOptions.eu, CommonOptions.baseURL, CommonOptions.help, CommonOptions.version]
-
-    static let help = HelpText(
-        usage: ["ipdata init [OPTIONS] [KEY]"],
-        summary: """
+struct InitCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "store your API key",
+        usage: "ipdata init [OPTIONS] [KEY]",
+        discussion: HelpProse.flowed(
+            """
             Check your API key with one lookup of your own address, then store it in
             $XDG_CONFIG_HOME/ipdata/config (~/.config/ipdata/config when XDG_CONFIG_HOME is not set),
             readable only by you (mode 0600). The file may be a symbolic link; the key goes to the file
@@ -28,20 +30,30 @@ enum InitCommand {
             A key the API refuses is not stored (exit status 3). When the API cannot be reached (no
             network), the key is stored all the same, with a warning that it was not checked (exit
             status 0). No key yet? Get a free one at \(Configuration.signUpURL).
-            """,
-        options: options)
+            """))
+
+    @OptionGroup var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("the API key; none: read from standard input", valueName: "KEY"))
+    var keys: [String] = []
+
+    mutating func validate() throws {
+        try checked {
+            try client.refuse()
+            _ = try CommonOptions.baseURL(endpoint)
+        }
+    }
 
     /// The most seconds the check may take: long enough for a slow network, short enough not to
     /// keep someone without one waiting.
     static let checkTimeout = 15
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
-        -> ExitStatus
-    {
-        guard parsed.positionals.count <= 1 else { throw UsageError("init takes one key at most") }
-        let common = try CommonOptions(parsed)
-        var given = parsed.positionals.first ?? ""
-        if parsed.positionals.isEmpty { given = try await readKey(console: console) }
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        guard keys.count <= 1 else { throw UsageError("init takes one key at most") }
+        let baseURL = try CommonOptions.baseURL(endpoint)
+        var given = keys.first ?? ""
+        if keys.isEmpty { given = try await Self.readKey(console: console) }
         guard let key = Configuration.normalized(given) else {
             throw CommandError(.usage, "the API key is empty: get a free key at \(Configuration.signUpURL)")
         }
@@ -49,7 +61,7 @@ enum InitCommand {
         guard !key.contains(where: { $0.isWhitespace }) else {
             throw CommandError(.usage, "an API key has no spaces or line breaks")
         }
-        let unchecked = try await check(key, baseURL: common.baseURL, console: console)
+        let unchecked = try await Self.check(key, baseURL: baseURL, console: console)
         let url = try Configuration.store(apiKey: key, environment: environment)
         if let unchecked {
             console.note("warning: could not check the key (\(unchecked)); saved it all the same")

@@ -1,47 +1,88 @@
+import ArgumentParser
 import DiskCache
 import Foundation
 import IPData
 
 /// `ipdata [IP…|ASN]`: looks up the caller's own address, one or more IP addresses (several go
 /// through bulk requests), the addresses piped to standard input, or an autonomous system;
-/// `--field NAME` prints one field.
-enum LookupCommand {
-    static let fieldOption = OptionSpec(
-        "field", value: "NAME",
-        help: "print one field as the API returns it, such as country_name or asn.name; of several addresses, "
-            + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR")
-
-    static let options =
-        [CommonOptions.fields, fieldOption, BulkCommand.dryRunOption]
-        + CommonOptions.specs.filter { $0 != CommonOptions.fields }
-
-    static let help = HelpText(
-        usage: ["ipdata [OPTIONS] [IP… | ASN]", "ipdata COMMAND [OPTIONS] …", "ipdata help [COMMAND]"],
-        summary: """
-            Look up IP addresses with the ipdata.co API: location, network, company and threat data.
-
+/// `--field NAME` prints one field. The default command: no command word is a lookup.
+struct LookupCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup",
+        abstract: "Look up IP addresses with the ipdata.co API: location, network, company and threat data.",
+        usage: """
+            ipdata [OPTIONS] [IP… | ASN]
+            ipdata COMMAND [OPTIONS] …
+            ipdata help [COMMAND]
+            """,
+        discussion: HelpProse.flowed(
+            """
               ipdata                         your own IP address
-              ipdata 8.8.8.8 1.1.1.1         one or more IP addresses (several go in bulk requests)
-              cat ips.txt | ipdata           the addresses of standard input, one a line (a pipe or a file)
+              ipdata 8.8.8.8 1.1.1.1         IP addresses (several go in bulk requests)
+              cat ips.txt | ipdata           standard input's addresses, one a line
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
-              ipdata bulk ips.txt            a list of any size, from files or standard input
-              ipdata grep -o access.log      the addresses in any text (no key, nothing sent)
+              ipdata bulk ips.txt            a list of any size, files or standard input
+              ipdata grep -o access.log      the addresses in any text (nothing sent)
               ipdata init                    store your API key
-            """,
-        // Every command, from the table the parser reads, so that none is left out.
-        commands: IPDataCommand.Command.allCases.filter { $0 != .lookup }.map {
-            HelpText.Command(name: $0.rawValue, summary: $0.oneLine)
-        },
-        options: options,
-        footer: """
+
+            \(commandList)
+
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
             (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help COMMAND` (or
             `ipdata COMMAND --help`) for a command's options. A mistyped command or field is a usage
-            error that names the one meant.
+            error that names the one meant. The options of --api-key to --verbose may come before
+            the command word (ipdata --sandbox bulk ips.txt).
             On a terminal, errors start with a red `ipdata:`; NO_COLOR turns colour off.
+
             \(ExitStatus.helpText)
-            """ + "\n\n" + SandboxHelp.text)
+
+            \(SandboxHelp.text)
+            """))
+
+    /// The commands, each with what it does, as help lists them; from the command table, so
+    /// that none is left out.
+    static var commandList: String {
+        let commands = IPDataCommand.commands
+        let width = (commands.map { ($0.configuration.commandName ?? "").count }.max() ?? 0) + 2
+        return "COMMANDS:\n"
+            + commands.map { command in
+                let name = command.configuration.commandName ?? ""
+                return "  " + name + String(repeating: " ", count: width - name.count) + command.configuration.abstract
+            }.joined(separator: "\n")
+    }
+
+    @Option(
+        name: [.short, .long], help: ArgumentHelp(CommonOptions.fieldsHelp, valueName: "a,b,c"),
+        completion: CompletionCommand.fieldListCompletion)
+    var fields: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "print one field as the API returns it, such as country_name or asn.name; of several addresses, "
+                + "one line each: ADDRESS<TAB>VALUE, or ADDRESS<TAB><TAB>ERROR",
+            valueName: "NAME"),
+        completion: .list(CompletionCommand.fieldWords))
+    var field: String?
+
+    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
+    var dryRun = false
+
+    @Option(
+        help: ArgumentHelp(CommonOptions.formatHelp, valueName: "FORMAT"),
+        completion: .list(OutputFormat.allCases.map(\.rawValue)))
+    var format: String?
+
+    @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
+    var output: String?
+
+    @OptionGroup var endpoint: EndpointOptions
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("IP addresses, or one ASN (AS15169); none: your own address, or standard input's"))
+    var targets: [String] = []
+
+    var isQuiet: Bool { client.quiet }
 
     /// What the positional arguments ask for.
     enum Target: Equatable {
@@ -54,7 +95,7 @@ enum LookupCommand {
         /// The target of `arguments`; without any, the addresses of standard input when
         /// `readsStandardInput` (it is a pipe or a file), else the caller's own address.
         init(arguments: [String], readsStandardInput: Bool = false) throws {
-            let commands = IPDataCommand.Command.allCases.map(\.rawValue).filter { !$0.isEmpty }
+            let commands = IPDataCommand.commandWords
             if let command = arguments.first(where: commands.contains) {
                 let usage = command == "help" ? "ipdata help [COMMAND]" : "ipdata \(command) [OPTIONS] …"
                 throw UsageError("\(command) is a command, not an address: \(usage)")
@@ -75,14 +116,26 @@ enum LookupCommand {
         static func isASN(_ text: String) -> Bool {
             ASNumber.isASN(text)
         }
+
+        /// What records of the target are, and whether there is one or a list.
+        var records: (kind: RecordKind, shape: RecordShape) {
+            switch self {
+            case .asn: return (.asn, .single)
+            case .addresses(let ips) where ips.count > 1: return (.address, .list)
+            case .standardInput: return (.address, .list)
+            case .addresses, .ownAddress: return (.address, .single)
+            }
+        }
     }
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
-        -> ExitStatus
-    {
-        let common = try CommonOptions(parsed)
-        let target = try Target(arguments: parsed.positionals, readsStandardInput: StandardInput.isPipeOrFile)
-        let field = parsed.value(fieldOption.name)
+    /// The common options of the command line.
+    func commonOptions() throws -> CommonOptions {
+        try CommonOptions(client: client, endpoint: endpoint, fields: fields, format: format, output: output)
+    }
+
+    /// The options, checked.
+    private func options() throws -> CommonOptions {
+        let common = try commonOptions()
         if let field {
             if common.selection != nil || common.format != nil {
                 throw UsageError("--field prints one value: leave out --fields and --format")
@@ -91,32 +144,48 @@ enum LookupCommand {
                 !field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
             else { throw UsageError("--field needs a field name, such as country_name or asn.name") }
         }
-        let (kind, shape): (RecordKind, RecordShape)
-        switch target {
-        case .asn: (kind, shape) = (.asn, .single)
-        case .addresses(let ips) where ips.count > 1: (kind, shape) = (.address, .list)
-        case .standardInput: (kind, shape) = (.address, .list)
-        case .addresses, .ownAddress: (kind, shape) = (.address, .single)
+        return common
+    }
+
+    mutating func validate() throws {
+        try checked { _ = try options() }
+    }
+
+    /// The target of the arguments, checked with the fields asked for. (Here rather than in
+    /// `validate()`, so that an unknown option, which ArgumentParser finds after it, is said
+    /// first: `ipdata --colum ip bulk` is not about `bulk`.)
+    private func target(common: CommonOptions) throws -> Target {
+        // `ipdata sumarize FILE` would look up `sumarize` and the file's name.
+        if let first = targets.first, let meant = IPDataCommand.commandMeant(by: first) {
+            throw UsageError("there is no command \(first): did you mean \(meant)?")
         }
+        let target = try Target(arguments: targets, readsStandardInput: StandardInput.isPipeOrFile)
         // A mistyped field is a usage error, before a key is needed or anything is sent.
-        if let field { try FieldSelection.refuseUnknownField(field, kind: kind) }
-        try common.selection?.refuseUnknownNames(kind: kind, shape: shape)
+        if let field { try FieldSelection.refuseUnknownField(field, kind: target.records.kind) }
+        try common.selection?.refuseUnknownNames(kind: target.records.kind, shape: target.records.shape)
+        return target
+    }
+
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        let common = try options()
+        let target = try target(common: common)
+        let shape = target.records.shape
         // `--field` asks for the field's top-level name only, and keeps those answers.
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         defer { CacheReport.problem(of: cache, to: console) }
-        if parsed.has(BulkCommand.dryRunOption.name) {
+        if dryRun {
             let fields = field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames
-            return try await dryRun(target, cache: cache, fields: fields, console: console)
+            return try await Self.dryRun(target, cache: cache, fields: fields, console: console)
         }
         if let field {
             // To a terminal, control characters in the values are written out (see `FieldText`).
             let text = FieldText(forTerminal: Terminal.showsOutput(at: common.outputPath))
-            return try await printField(
+            return try await Self.printField(
                 field, of: target, client: client, cache: cache, sink: common.openOutput(), text: text,
                 console: console)
         }
         guard shape == .list else {
-            return try await lookUpOne(target, client: client, common: common, console: console)
+            return try await Self.lookUpOne(target, client: client, common: common, console: console)
         }
         let progress = Progress(console: console, showsBar: false)
         let events = progress.events

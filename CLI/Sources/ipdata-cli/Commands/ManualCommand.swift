@@ -1,27 +1,41 @@
+import ArgumentParser
 import IPData
 
-/// `ipdata man`: the manual page, `ipdata.1`, in roff, written from the same help texts and
-/// option tables as `--help`, so that every option is in it.
-enum ManualCommand {
-    static let options = [CommonOptions.help, CommonOptions.version]
-
-    static let help = HelpText(
-        usage: ["ipdata man"],
-        summary: """
+/// `ipdata man`: the manual page, `ipdata.1`, in roff, made from the help that `--help` prints
+/// for `ipdata` and each command, so that every command and option is in it.
+struct ManualCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "man",
+        abstract: "print the manual page",
+        usage: "ipdata man",
+        discussion: HelpProse.flowed(
+            """
             Print the manual page (roff), made from the commands' help:
 
               ipdata man > /usr/local/share/man/man1/ipdata.1
               ipdata man | man -l -
-            """,
-        options: options)
+            """))
 
-    static func run(_ parsed: ParsedArguments, console: Console) throws -> ExitStatus {
-        guard parsed.positionals.isEmpty else { throw UsageError("man takes no arguments") }
-        console.printOutput(page)
+    @OptionGroup(visibility: .private) var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    @Argument(help: .private) var extra: [String] = []
+
+    mutating func validate() throws {
+        try checked {
+            try endpoint.refuse()
+            try client.refuse()
+        }
+    }
+
+    func run(environment: [String: String], console: Console) throws -> ExitStatus {
+        guard extra.isEmpty else { throw UsageError("man takes no arguments") }
+        console.printOutput(Self.page)
         return .success
     }
 
-    /// The page.
+    /// The page: the name, the usage of each command, ipdata's help as the description, and each
+    /// command's help in a section of its own. Help is 80 columns wide, as on a terminal.
     static var page: String {
         var lines = [
             ".TH IPDATA 1 \"\" \"ipdata \(IPDataClient.sdkVersion)\" \"User Commands\"",
@@ -29,53 +43,23 @@ enum ManualCommand {
             "ipdata \\- IP geolocation, network, company and threat data from the ipdata.co API",
             ".SH SYNOPSIS",
         ]
-        let lookup = IPDataCommand.Command.lookup.helpText
-        // The lookup's own usage, then each command's (the lookup's help lists theirs in short).
-        let usages = lookup.usage.prefix(1) + IPDataCommand.Command.allCases.dropFirst().flatMap(\.helpText.usage)
-        for usage in usages { lines += [".nf", escaped(usage), ".fi"] }
-        lines += [".SH DESCRIPTION"] + paragraphs(lookup.summary)
-        lines += [".SH OPTIONS"] + optionLines(lookup.options)
-        lines += [".SH COMMANDS"]
-        for command in IPDataCommand.Command.allCases where command != .lookup {
-            let help = command.helpText
-            lines += [".SS \(command.rawValue)"]
-            for usage in help.usage { lines += [".nf", escaped(usage), ".fi"] }
-            lines += paragraphs(help.summary) + optionLines(help.options)
-            if !help.footer.isEmpty { lines += paragraphs(help.footer) }
+        let commands = IPDataCommand.commands
+        let usages = [LookupCommand.configuration.usage ?? ""] + commands.map { $0.configuration.usage ?? "" }
+        for usage in usages {
+            lines += [".nf"] + usage.split(separator: "\n").map { escaped(String($0)) } + [".fi"]
         }
-        lines += [".SH NOTES"] + paragraphs(lookup.footer)
+        lines += [".SH DESCRIPTION"] + preformatted(IPDataCommand.helpMessage(for: LookupCommand.self, columns: 80))
+        lines += [".SH COMMANDS"]
+        for command in commands {
+            lines += [".SS \(command.configuration.commandName ?? "")"]
+            lines += preformatted(IPDataCommand.helpMessage(for: command, columns: 80))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func optionLines(_ options: [OptionSpec]) -> [String] {
-        options.flatMap { option -> [String] in
-            let names = ([option.short.map { "\\-\($0)" }] + ["\\-\\-" + escaped(option.name)]).compactMap { $0 }
-            let value = option.valueName.map { " \\fI" + escaped($0) + "\\fR" } ?? ""
-            return [".TP", "\\fB" + names.joined(separator: ", ") + "\\fR" + value, escaped(option.help)]
-        }
-    }
-
-    /// The text's paragraphs; indented lines (examples) kept as they are.
-    private static func paragraphs(_ text: String) -> [String] {
-        var lines: [String] = [".PP"]
-        var inExample = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.isEmpty {
-                if inExample { lines.append(".fi") }
-                inExample = false
-                lines.append(".PP")
-            } else if line.hasPrefix("  ") {
-                if !inExample { lines += [".nf", ".RS 2"] }
-                inExample = true
-                lines.append(escaped(String(line.drop { $0 == " " })))
-            } else {
-                if inExample { lines += [".RE", ".fi"] }
-                inExample = false
-                lines.append(escaped(line))
-            }
-        }
-        if inExample { lines += [".RE", ".fi"] }
-        return lines
+    /// `text` as it is, line for line, in a block that roff neither fills nor adjusts.
+    private static func preformatted(_ text: String) -> [String] {
+        [".nf"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) } + [".fi"]
     }
 
     /// `text` safe in roff: backslashes and hyphens written out, characters beyond ASCII as

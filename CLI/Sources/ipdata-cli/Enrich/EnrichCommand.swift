@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import DiskCache
 import Foundation
@@ -7,42 +8,13 @@ import IPData
 /// data of its addresses added: new columns on a CSV or TSV file, a key on each JSON line, a line
 /// under each log line. A row whose lookup fails keeps its data and gets the error, and the run
 /// says how many rows got no data.
-enum EnrichCommand {
-    /// What the input is.
-    enum Shape: String, CaseIterable {
-        case csv, tsv, jsonl, lines
-
-        /// The shape a file's name suggests: `.csv`, `.tsv`, `.jsonl` or `.ndjson`; else lines.
-        init(path: String) {
-            switch (path as NSString).pathExtension.lowercased() {
-            case "csv": self = .csv
-            case "tsv": self = .tsv
-            case "jsonl", "ndjson": self = .jsonl
-            default: self = .lines
-            }
-        }
-    }
-
-    static let asOption = OptionSpec(
-        "as", value: "SHAPE",
-        help: "what the input is: csv, tsv, jsonl or lines (default: by the file's extension, else lines)")
-    static let columnOption = OptionSpec(
-        "column", value: "NAME|N",
-        help: "CSV/TSV: the column of the addresses, a header name or a number from 1 (default ip, else 1); "
-            + "JSON lines: the key of the address (default ip)")
-    static let keyOption = OptionSpec(
-        "key", value: "NAME", help: "JSON lines: the key the data goes under (default ipdata)")
-    static let fieldsOption = OptionSpec(
-        "fields", short: "f", value: "a,b,c",
-        help: "the fields to add, dotted paths such as asn.name (default country_code,asn.name,threat.is_threat)")
-
-    static let options =
-        [asOption, columnOption, keyOption, fieldsOption, BulkCommand.dryRunOption]
-        + CommonOptions.specs.filter { ![CommonOptions.fields, CommonOptions.format].contains($0) }
-
-    static let help = HelpText(
-        usage: ["ipdata enrich [OPTIONS] FILE | -"],
-        summary: """
+struct EnrichCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enrich",
+        abstract: "add the addresses' data to a CSV, JSON lines or log file",
+        usage: "ipdata enrich [OPTIONS] FILE | -",
+        discussion: HelpProse.flowed(
+            """
             Add the data of each line's addresses to the input, keeping everything else as it was:
             every record, in order, byte for byte (a byte order mark, CRLF line ends, bytes that
             are not UTF-8). Only the new columns, key or lines are added, before each record's own
@@ -70,36 +42,91 @@ enum EnrichCommand {
               ipdata enrich hosts.csv --output hosts-enriched.csv
               ipdata enrich --as jsonl --column client_ip events.jsonl > events-enriched.jsonl
               tail -n 1000 access.log | ipdata enrich -f country_code,asn.name -
-            """,
-        options: options)
+            """))
+
+    /// What the input is.
+    enum Shape: String, CaseIterable {
+        case csv, tsv, jsonl, lines
+
+        /// The shape a file's name suggests: `.csv`, `.tsv`, `.jsonl` or `.ndjson`; else lines.
+        init(path: String) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "csv": self = .csv
+            case "tsv": self = .tsv
+            case "jsonl", "ndjson": self = .jsonl
+            default: self = .lines
+            }
+        }
+    }
+
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp(
+            "what the input is: csv, tsv, jsonl or lines (default: by the file's extension, else lines)",
+            valueName: "SHAPE"),
+        completion: .list(Shape.allCases.map(\.rawValue)))
+    var shapeName: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "CSV/TSV: the column of the addresses, a header name or a number from 1 (default ip, else 1); "
+                + "JSON lines: the key of the address (default ip)",
+            valueName: "NAME|N"))
+    var column: String?
+
+    @Option(help: ArgumentHelp("JSON lines: the key the data goes under (default ipdata)", valueName: "NAME"))
+    var key: String?
+
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "the fields to add, dotted paths such as asn.name (default country_code,asn.name,threat.is_threat)",
+            valueName: "a,b,c"),
+        completion: CompletionCommand.fieldListCompletion)
+    var fields: [String] = []
+
+    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
+    var dryRun = false
+
+    @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
+    var output: String?
+
+    @OptionGroup var endpoint: EndpointOptions
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("the file to enrich, or - for standard input"), completion: .file())
+    var inputs: [String] = []
+
+    var isQuiet: Bool { client.quiet }
 
     static let defaultFields = ["country_code", "asn.name", "threat.is_threat"]
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
-        -> ExitStatus
-    {
-        let common = try CommonOptions(parsed)
-        guard parsed.positionals.count == 1 else {
-            throw UsageError("enrich takes one input: a file, or - for standard input")
-        }
-        let input = parsed.positionals[0]
-        let shape: Shape
-        if let text = parsed.value(asOption.name) {
+    /// The options, checked.
+    private func settings() throws -> (common: CommonOptions, shape: Shape?, fields: FieldSelection) {
+        let common = try CommonOptions(client: client, endpoint: endpoint, output: output)
+        let shape = try shapeName.map { text in
             guard let given = Shape(rawValue: text.lowercased()) else {
                 throw UsageError("--as must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            shape = given
-        } else {
-            shape = input == "-" ? .lines : Shape(path: input)
+            return given
         }
-        let fields =
-            try parsed.allValues(fieldsOption.name).isEmpty
-            ? FieldSelection(parsing: [defaultFields.joined(separator: ",")])
-            : FieldSelection(parsing: parsed.allValues(fieldsOption.name))
+        let fields = try FieldSelection(parsing: fields.isEmpty ? [Self.defaultFields.joined(separator: ",")] : fields)
         // A mistyped field is a usage error, before a key is needed or anything is sent.
         try fields.refuseUnknownNames(kind: .address, shape: .single)
-        let column = parsed.value(columnOption.name)
-        let key = parsed.value(keyOption.name) ?? "ipdata"
+        return (common, shape, fields)
+    }
+
+    mutating func validate() throws {
+        try checked { _ = try settings() }
+    }
+
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        let (common, givenShape, fields) = try settings()
+        guard inputs.count == 1 else { throw UsageError("enrich takes one input: a file, or - for standard input") }
+        let input = inputs[0]
+        let shape = givenShape ?? (input == "-" ? .lines : Shape(path: input))
+        let column = self.column
+        let key = self.key ?? "ipdata"
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         defer { CacheReport.problem(of: cache, to: console) }
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
@@ -109,7 +136,7 @@ enum EnrichCommand {
             shape: shape, fields: fields.paths, column: column, key: key,
             forTerminal: Terminal.showsOutput(at: common.outputPath))
         let source = EnrichSource(path: input, enricher: enricher)
-        if parsed.has(BulkCommand.dryRunOption.name) {
+        if dryRun {
             // Every address of every line, repeats included; nothing is written.
             let estimate = try await DryRun.count(
                 EnrichInput(source: source, queue: nil), cache: cache, fields: fields.topLevelNames)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import Foundation
 import IPData
@@ -5,28 +6,13 @@ import IPData
 /// `ipdata grep [FILE…|-]`: the IPv4 and IPv6 addresses in any text (logs, exports, mail), found
 /// by `AddressScanner`, as lines that hold one (as grep prints) or as the addresses alone (`-o`).
 /// Its output feeds `ipdata bulk`. Needs no key and sends nothing.
-enum GrepCommand {
-    static let onlyMatching = OptionSpec(
-        "only-matching", short: "o", help: "print each address found on a line of its own, not the lines")
-    static let ipv4 = OptionSpec("ipv4", short: "4", help: "only IPv4 addresses")
-    static let ipv6 = OptionSpec("ipv6", short: "6", help: "only IPv6 addresses")
-    static let publicOnly = OptionSpec(
-        "public",
-        help: "leave out private, loopback, link-local, documentation, CGNAT, multicast and reserved addresses")
-    static let unique = OptionSpec(
-        "unique", short: "u", help: "print each address once, in the order first found (implies -o)")
-    static let cidrs = OptionSpec(
-        "cidrs",
-        help: "take 10.0.0.0/8 as a network, printed with its prefix length; 10.0.0.1/8 is printed as the network "
-            + "that holds it, 10.0.0.0/8")
-
-    static let options = [
-        onlyMatching, ipv4, ipv6, publicOnly, unique, cidrs, CommonOptions.help, CommonOptions.version,
-    ]
-
-    static let help = HelpText(
-        usage: ["ipdata grep [OPTIONS] [FILE… | -]"],
-        summary: """
+struct GrepCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grep",
+        abstract: "find the IP addresses in any text",
+        usage: "ipdata grep [OPTIONS] [FILE… | -]",
+        discussion: HelpProse.flowed(
+            """
             Find the IPv4 and IPv6 addresses in the files (or standard input, `-`, the default), in
             any text: log lines, CSV, JSON, mail headers. Prints the lines that hold one, or with -o
             the addresses alone, ready for ipdata bulk. Needs no API key and sends nothing.
@@ -42,12 +28,47 @@ enum GrepCommand {
               ipdata grep -o --public access.log
               ipdata grep --unique /var/log/auth.log | ipdata bulk --format csv -f ip,country_code,threat.is_threat
               zcat old.log.gz | ipdata grep -6 -o
-            """,
-        options: options,
-        footer: """
+
             Exit status: 0 an address was found; 1 none was; 2 usage error, or an input could not
             be read (it is named on standard error; the other inputs are still searched).
-            """)
+            """))
+
+    @Flag(name: [.customShort("o"), .long], help: "print each address found on a line of its own, not the lines")
+    var onlyMatching = false
+
+    @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "only IPv4 addresses")
+    var ipv4 = false
+
+    @Flag(name: [.customShort("6"), .customLong("ipv6")], help: "only IPv6 addresses")
+    var ipv6 = false
+
+    @Flag(
+        name: .customLong("public"),
+        help: "leave out private, loopback, link-local, documentation, CGNAT, multicast and reserved addresses")
+    var publicOnly = false
+
+    @Flag(name: [.customShort("u"), .long], help: "print each address once, in the order first found (implies -o)")
+    var unique = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "take 10.0.0.0/8 as a network, printed with its prefix length; 10.0.0.1/8 is printed as the network "
+                + "that holds it, 10.0.0.0/8"))
+    var cidrs = false
+
+    @OptionGroup(visibility: .private) var endpoint: EndpointOptions
+    @OptionGroup(visibility: .private) var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("files of text; - or none: standard input"), completion: .file())
+    var files: [String] = []
+
+    mutating func validate() throws {
+        try checked {
+            try endpoint.refuse()
+            try client.refuse()
+            if ipv4, ipv6 { throw UsageError("use -4 or -6, not both") }
+        }
+    }
 
     /// What to print, and which addresses count.
     struct Settings {
@@ -73,19 +94,14 @@ enum GrepCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, console: Console) async throws -> ExitStatus {
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
         var settings = Settings()
-        settings.unique = parsed.has(unique.name)
-        settings.onlyMatching = settings.unique || parsed.has(onlyMatching.name)
-        settings.publicOnly = parsed.has(publicOnly.name)
-        settings.scanner.includesNetworks = parsed.has(cidrs.name)
-        switch (parsed.has(ipv4.name), parsed.has(ipv6.name)) {
-        case (true, true): throw UsageError("use -4 or -6, not both")
-        case (true, false): settings.family = .v4
-        case (false, true): settings.family = .v6
-        case (false, false): break
-        }
-        let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
+        settings.unique = unique
+        settings.onlyMatching = unique || onlyMatching
+        settings.publicOnly = publicOnly
+        settings.scanner.includesNetworks = cidrs
+        settings.family = ipv4 ? .v4 : ipv6 ? .v6 : nil
+        let inputs = files.isEmpty ? ["-"] : files
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading text from standard input; end with Ctrl-D")
@@ -100,9 +116,10 @@ enum GrepCommand {
                 let reader =
                     input == "-"
                     ? LineReader.standardInput(
-                        maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
+                        maximumLineLength: Self.maximumLineLength, expected: "text", blockSize: Self.blockSize)
                     : try LineReader.file(
-                        atPath: input, maximumLineLength: maximumLineLength, expected: "text", blockSize: blockSize)
+                        atPath: input, maximumLineLength: Self.maximumLineLength, expected: "text",
+                        blockSize: Self.blockSize)
                 while let lines = try await reader.nextLines() {
                     guard grep.search(lines) else { return .success }  // standard output was closed
                 }

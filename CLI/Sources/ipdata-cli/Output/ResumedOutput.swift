@@ -157,25 +157,16 @@ final class ResumedOutput: Sendable {
         state.places[key]?.isWritten = true
     }
 
-    /// The command that continues the output of `ipdata bulk` run with `parsed` (of a bulk
-    /// command's `options`), for a line that names a partial output: the same options and inputs
-    /// with `--resume`, the value of `--api-key` left out. In backquotes, with what standard
-    /// input must hold again when an input is `-`.
-    static func command(continuing parsed: ParsedArguments, options: [OptionSpec]) -> String {
-        var words = ["ipdata", "bulk", "--resume"]
-        for option in options where option.name != "resume" {
-            if option.takesValue {
-                for value in parsed.allValues(option.name) {
-                    words += ["--" + option.name, option.name == CommonOptions.apiKey.name ? "KEY" : value]
-                }
-            } else if parsed.has(option.name) {
-                words.append("--" + option.name)
-            }
-        }
-        if parsed.positionals.contains(where: { $0.hasPrefix("-") && $0 != "-" }) { words.append("--") }
-        words += parsed.positionals
+    /// The command that continues the output of `ipdata bulk`, for a line that names a partial
+    /// output: `ipdata bulk`, then `arguments` (`--resume` and the run's options, the key left
+    /// out; see `BulkCommand.resumeArguments`), then the run's `inputs`. In backquotes, with what
+    /// standard input must hold again when an input is `-`.
+    static func command(arguments: [String], inputs: [String]) -> String {
+        var words = ["ipdata", "bulk"] + arguments
+        if inputs.contains(where: { $0.hasPrefix("-") && $0 != "-" }) { words.append("--") }
+        words += inputs
         let command = "`" + words.map(StreamingLookup.quoted).joined(separator: " ") + "`"
-        let readsStandardInput = parsed.positionals.isEmpty || parsed.positionals.contains("-")
+        let readsStandardInput = inputs.isEmpty || inputs.contains("-")
         return readsStandardInput ? command + " with the same standard input" : command
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CLILibC
 import DiskCache
 import Foundation
@@ -7,20 +8,13 @@ import IPDataTesting
 /// `ipdata summarize [FILE…|-]`: the totals, top countries, networks and company types, and
 /// threat counts of a list: addresses, which it looks up (in bulk, as `ipdata bulk`), or the JSON
 /// records `ipdata bulk` already wrote, which it reads without a request.
-enum SummarizeCommand {
-    static let topOption = OptionSpec("top", value: "N", help: "how many of each list to show, 1 to 1000 (default 10)")
-    static let formatOption = OptionSpec(
-        "format", value: "FORMAT", choices: ["table", "json"], help: "table or json (default: table)")
-
-    static let options =
-        [topOption, formatOption, BulkCommand.dryRunOption]
-        + CommonOptions.specs.filter {
-            ![CommonOptions.fields, CommonOptions.format, CommonOptions.output].contains($0)
-        }
-
-    static let help = HelpText(
-        usage: ["ipdata summarize [OPTIONS] [FILE… | -]"],
-        summary: """
+struct SummarizeCommand: ToolCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summarize",
+        abstract: "totals, top countries and networks, threats of a list",
+        usage: "ipdata summarize [OPTIONS] [FILE… | -]",
+        discussion: HelpProse.flowed(
+            """
             Summarize a list of addresses: totals (unique, public, private), the top countries,
             networks (ASN and name) and company types, threat counts (Tor, VPN, proxy, data
             centre, known attackers and abusers) and blocklists.
@@ -37,21 +31,44 @@ enum SummarizeCommand {
               ipdata bulk ips.txt > records.jsonl && ipdata summarize records.jsonl
               ipdata summarize --format json --top 5 records.jsonl
               ipdata enrich hosts.csv --output hosts-enriched.csv && ipdata summarize hosts-enriched.csv
-            """,
-        options: options)
+            """))
 
-    static func run(_ parsed: ParsedArguments, environment: [String: String], console: Console) async throws
-        -> ExitStatus
-    {
-        let common = try CommonOptions(parsed)
-        let top = try CommonOptions.wholeNumber(parsed, topOption, in: 1...1_000, unit: "") ?? 10
-        let asJSON: Bool
-        switch parsed.value(formatOption.name)?.lowercased() {
-        case nil, "table"?: asJSON = false
-        case "json"?: asJSON = true
+    @Option(help: ArgumentHelp("how many of each list to show, 1 to 1000 (default 10)", valueName: "N"))
+    var top: String?
+
+    @Option(
+        help: ArgumentHelp("table or json (default: table)", valueName: "FORMAT"), completion: .list(["table", "json"]))
+    var format: String?
+
+    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
+    var dryRun = false
+
+    @OptionGroup var endpoint: EndpointOptions
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: ArgumentHelp("files of addresses or records; - or none: standard input"), completion: .file())
+    var files: [String] = []
+
+    var isQuiet: Bool { client.quiet }
+
+    /// The options, checked: the common ones, `--top`, and whether `--format` is json.
+    private func settings() throws -> (common: CommonOptions, top: Int, asJSON: Bool) {
+        let common = try CommonOptions(client: client, endpoint: endpoint)
+        let top = try CommonOptions.wholeNumber(top, option: "top", in: 1...1_000) ?? 10
+        switch format?.lowercased() {
+        case nil, "table"?: return (common, top, false)
+        case "json"?: return (common, top, true)
         default: throw UsageError("--format must be table or json")
         }
-        let inputs = parsed.positionals.isEmpty ? ["-"] : parsed.positionals
+    }
+
+    mutating func validate() throws {
+        try checked { _ = try settings() }
+    }
+
+    func run(environment: [String: String], console: Console) async throws -> ExitStatus {
+        let (common, top, asJSON) = try settings()
+        let inputs = files.isEmpty ? ["-"] : files
         if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading addresses or records from standard input; end with Ctrl-D")
         }
@@ -70,7 +87,7 @@ enum SummarizeCommand {
             client = IPDataClient(apiKey: "", configuration: .init(connection: .transport(IPDataSandbox())))
         }
         let summary = Locked(Summary())
-        if parsed.has(BulkCommand.dryRunOption.name) {
+        if dryRun {
             // The addresses to look up, every one of them; records cost nothing and are only read.
             var addresses = SummaryInput(inputs: inputs, summary: summary, keyProblem: nil)
             addresses.dedupes = false

@@ -32,10 +32,17 @@ final class BulkCommandTests: CommandLineTestCase {
         }
     }
 
-    func testOptionsMayComeBeforeTheCommand() throws {
-        let run = try ipdata(base + ["-f", "ip", "bulk", "--format", "csv"], stdin: "8.8.8.8\n")
+    /// The shared options (here `--base-url`) may come before the command word; the command's
+    /// own come after it (see CHANGELOG).
+    func testSharedOptionsMayComeBeforeTheCommand() throws {
+        let run = try ipdata(base + ["bulk", "-f", "ip", "--format", "csv"], stdin: "8.8.8.8\n")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, "ip,error\n8.8.8.8,\n")
+        let before = try ipdata(base + ["-f", "ip", "bulk"], stdin: "8.8.8.8\n")
+        XCTAssertEqual(before.status, 2)
+        XCTAssertEqual(
+            before.stderrLines,
+            ["ipdata: bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"])
     }
 
     func testAnUnknownFieldIsAUsageErrorAndErrorIsAField() throws {

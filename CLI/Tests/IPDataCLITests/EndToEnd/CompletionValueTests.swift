@@ -11,25 +11,37 @@ import XCTest
 final class CompletionValueTests: CommandLineTestCase {
     override class var needsServer: Bool { false }
 
+    /// The options that complete one of a few words, with the words offered (as the commands
+    /// declare them, see `testBashCompletesEachCommandsOwnValues`).
+    private let offered: [(command: [String], option: String, values: [String])] = [
+        ([], "format", OutputFormat.allCases.map(\.rawValue)),
+        (["bulk"], "format", OutputFormat.allCases.map(\.rawValue)),
+        (["summarize"], "format", ["table", "json"]),
+        (["enrich"], "as", EnrichCommand.Shape.allCases.map(\.rawValue)),
+    ]
+
     func testEveryValueOfferedIsTakenByItsCommand() throws {
         var checked = 0
-        for command in IPDataCommand.Command.allCases {
-            let word = command == .lookup ? [] : [command.rawValue]
-            for option in command.options {
-                guard case .words(let values) = CompletionCommand.valueCompletion(of: option),
-                    option != LookupCommand.fieldOption
-                else { continue }
-                for value in values + ["bogus"] {
-                    let run = try ipdata(
-                        word + ["--\(option.name)", value, "--sandbox", "-q", "-"], key: .absent, stdin: "8.8.8.8\n")
-                    let refused = run.status == 2 && run.stderr.contains("--\(option.name) must be")
-                    XCTAssertEqual(refused, value == "bogus", "\(command) --\(option.name) \(value): \(run.stderr)")
-                    checked += 1
-                }
+        for (word, option, values) in offered {
+            for value in values + ["bogus"] {
+                let run = try ipdata(
+                    word + ["--\(option)", value, "--sandbox", "-q", "-"], key: .absent, stdin: "8.8.8.8\n")
+                let refused = run.status == 2 && run.stderr.contains("--\(option) must be")
+                XCTAssertEqual(refused, value == "bogus", "\(word) --\(option) \(value): \(run.stderr)")
+                checked += 1
             }
         }
         // The lookup's, bulk's and summarize's --format, and enrich's --as.
         XCTAssertEqual(checked, 5 + 5 + 3 + 5)
+    }
+
+    /// The words the completion script offers for those options are the words above.
+    func testTheScriptOffersThoseWords() {
+        let bash = CompletionCommand.script(for: .bash)
+        for (_, _, values) in offered {
+            let words = values.map { "'\($0)'" }.joined(separator: "$'\\n'")
+            XCTAssertTrue(bash.contains("-W \(words)\n"), "\(values)")
+        }
     }
 }
 #endif

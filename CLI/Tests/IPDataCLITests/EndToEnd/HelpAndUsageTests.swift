@@ -22,30 +22,35 @@ final class HelpAndUsageTests: CommandLineTestCase {
 
     func testHelpGoesToStandardOutput() throws {
         let cases: [([String], String)] = [
-            (["--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"), (["-h"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
-            (["bulk", "--help"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
-            (["init", "--help"], "usage: ipdata init [OPTIONS] [KEY]\n"),
-            (["--bogus", "--help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
-            (["help"], "usage: ipdata [OPTIONS] [IP… | ASN]\n"),
-            (["help", "bulk"], "usage: ipdata bulk [OPTIONS] [FILE… | -]\n"),
-            (["help", "init"], "usage: ipdata init [OPTIONS] [KEY]\n"),
-            (["help", "grep"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
-            (["grep", "--help"], "usage: ipdata grep [OPTIONS] [FILE… | -]\n"),
-            (["cache", "--help"], "usage: ipdata cache info | clear\n"),
-            (["help", "cache"], "usage: ipdata cache info | clear\n"),
+            // The shared options may come before `help`, which leaves them alone.
+            (["--sandbox", "help"], "\nUSAGE: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["--help"], "\nUSAGE: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["-h"], "\nUSAGE: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["bulk", "--help"], "\nUSAGE: ipdata bulk [OPTIONS] [FILE… | -]\n"),
+            (["init", "--help"], "\nUSAGE: ipdata init [OPTIONS] [KEY]\n"),
+            (["--bogus", "--help"], "\nUSAGE: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["help"], "\nUSAGE: ipdata [OPTIONS] [IP… | ASN]\n"),
+            (["help", "bulk"], "\nUSAGE: ipdata bulk [OPTIONS] [FILE… | -]\n"),
+            (["help", "init"], "\nUSAGE: ipdata init [OPTIONS] [KEY]\n"),
+            (["help", "grep"], "\nUSAGE: ipdata grep [OPTIONS] [FILE… | -]\n"),
+            (["grep", "--help"], "\nUSAGE: ipdata grep [OPTIONS] [FILE… | -]\n"),
+            (["cache", "--help"], "\nUSAGE: ipdata cache info | clear\n"),
+            (["help", "cache"], "\nUSAGE: ipdata cache info | clear\n"),
             (
                 ["help", "help"],
-                "usage: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
             ),
             (
                 ["help", "--help"],
-                "usage: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | cache | init | help | completion | man]\n"
             ),
         ]
         for (arguments, start) in cases {
             let run = try ipdata(arguments, key: .absent)
             XCTAssertEqual(run.status, 0, arguments.joined(separator: " "))
-            XCTAssertTrue(run.stdout.hasPrefix(start), run.stdout)
+            // ArgumentParser's layout: an overview, then the usage, arguments and options.
+            XCTAssertTrue(run.stdout.hasPrefix("OVERVIEW: "), run.stdout)
+            XCTAssertTrue(run.stdout.contains(start), run.stdout)
             XCTAssertEqual(run.stderr, "")
         }
     }
@@ -55,11 +60,13 @@ final class HelpAndUsageTests: CommandLineTestCase {
         for arguments in [["--help"], ["help"]] {
             let run = try ipdata(arguments, key: .absent)
             XCTAssertEqual(run.status, 0)
-            let listed = run.stdoutLines.drop { $0 != "commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }
-            let commands = IPDataCommand.Command.allCases.filter { $0 != .lookup }
-            XCTAssertEqual(listed.map { $0.split(separator: " ").first.map(String.init) }, commands.map(\.rawValue))
+            let listed = run.stdoutLines.drop { $0 != "COMMANDS:" }.dropFirst().prefix { $0.hasPrefix("  ") }
+            let commands = IPDataCommand.commands.map {
+                ($0.configuration.commandName ?? "", $0.configuration.abstract)
+            }
+            XCTAssertEqual(listed.map { $0.split(separator: " ").first.map(String.init) }, commands.map { $0.0 })
             for (line, command) in zip(listed, commands) {
-                XCTAssertTrue(line.hasSuffix("  " + command.oneLine), line)
+                XCTAssertTrue(line.hasSuffix("  " + command.1), line)
             }
         }
     }
@@ -86,8 +93,10 @@ final class HelpAndUsageTests: CommandLineTestCase {
     /// Bulk prints JSON lines whatever the number of addresses, and its help says so.
     func testBulkHelpStatesItsOwnDefaultFormat() throws {
         let run = try ipdata(["help", "bulk"], key: .absent)
-        let format = try XCTUnwrap(run.stdoutLines.first { $0.contains("--format") && !$0.contains("ipdata bulk") })
-        XCTAssertTrue(format.hasSuffix("json, jsonl, csv or table (default: jsonl, one JSON object per line)"), format)
+        let options = run.stdoutLines.drop { $0 != "OPTIONS:" }
+        let format = try XCTUnwrap(options.firstIndex { $0.hasPrefix("  --format <FORMAT>") })
+        let text = options[format...].prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        XCTAssertTrue(text.contains("json, jsonl, csv or table (default: jsonl, one JSON object per line)"), text)
         let one = try ipdata(["--sandbox", "bulk"], key: .absent, stdin: "8.8.8.8\n")
         XCTAssertEqual(one.stdoutLines.count, 1, "one address is one JSON line: \(one.stdout)")
     }
@@ -95,7 +104,8 @@ final class HelpAndUsageTests: CommandLineTestCase {
     func testUsageErrorsAreOneLineAndExitTwo() throws {
         let cases: [([String], String)] = [
             (["--bogus"], "unknown option --bogus (see ipdata --help)"),
-            (["bulk", "--field", "asn"], "unknown option --field (see ipdata bulk --help)"),
+            (["bulk", "--field", "asn"], "unknown option --field: did you mean --fields? (see ipdata bulk --help)"),
+            (["grep", "--eu", "x"], "unknown option --eu (see ipdata grep --help)"),
             (["--format", "xml"], "--format must be json, jsonl, csv or table (see ipdata --help)"),
             (["--fields"], "option --fields needs a value (a,b,c) (see ipdata --help)"),
             (["--eu", "--base-url", "https://x.test"], "use --eu or --base-url, not both (see ipdata --help)"),

@@ -167,8 +167,11 @@ final class InitCommandTests: CommandLineTestCase {
 
     func testHelpSaysThatAKeyOnTheCommandLineShowsInPs() throws {
         for arguments in [["--help"], ["bulk", "--help"]] {
-            let option = try XCTUnwrap(
-                try ipdata(arguments, key: .absent).stdoutLines.first { $0.contains("--api-key KEY") })
+            // The option and its help, which ArgumentParser wraps over several lines.
+            let lines = try ipdata(arguments, key: .absent).stdoutLines
+            let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  --api-key <KEY>") })
+            let option = lines[start...].prefix { $0 == lines[start] || $0.hasPrefix("      ") }
+                .flatMap { $0.split(separator: " ") }.joined(separator: " ")
             XCTAssertTrue(
                 option.hasSuffix(
                     "other users of this machine can see it in `ps`: prefer ipdata init or IPDATA_API_KEY"),

@@ -58,7 +58,8 @@ final class QuietAndVerboseTests: CommandLineTestCase {
 
     func testHelpSaysWhatQuietKeeps() throws {
         for command in [["--help"], ["bulk", "--help"]] {
-            let help = try ipdata(command).stdout.replacingOccurrences(of: "\n", with: " ")
+            // Help is wrapped to the terminal's width: its words, one space apart.
+            let help = try ipdata(command).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             XCTAssertTrue(help.contains("errors, warnings and where to start again after a stop are still"), help)
         }
     }
