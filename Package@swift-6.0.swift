@@ -28,8 +28,9 @@ let package = Package(
         .testTarget(name: "IPDataIntegrationTests", dependencies: ["IPData", "IPDataTestSupport"]),
         // The kit's own tests, written the way an app developer would write theirs.
         .testTarget(name: "IPDataTestingTests", dependencies: ["IPDataTesting", "IPDataTestSupport"]),
-        // What the test targets share: XCTest shims for older toolchains.
-        .target(name: "IPDataTestSupport", path: "Tests/IPDataTestSupport"),
+        // What the test targets share: XCTest shims for older toolchains, and loopback servers that
+        // accept and never answer, or answer garbage.
+        .target(name: "IPDataTestSupport", dependencies: ["IPDataLibC"], path: "Tests/IPDataTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,8 +11,11 @@ import IPData
 /// 2. A public address is looked up through `client` (its `LookupCache` or cache store, its
 ///    coalescing of concurrent lookups of one address, its retry policy). A private, loopback or
 ///    reserved address is not sent.
-/// 3. The request waits at most `latencyBudget` for the answer. Past it, the request goes on
-///    without data; the lookup goes on too and fills the client's cache for the next request.
+/// 3. The request waits at most `latencyBudget` for the answer. Past it, the request goes on at
+///    once without data (`.overBudget`); the lookup goes on too and fills the client's cache for
+///    the next request. At most `maximumPendingLookups` lookups go on at once: while that many
+///    wait for the API (an outage, a flood of new clients), a request with a new client goes on
+///    at once as `.overBudget`, and no lookup starts for it.
 /// 4. A failed lookup lets the request go on without data (`.open`, the default), or answers
 ///    503 Service Unavailable (`.closed`).
 /// 5. With a `policy`, a request whose client it turns away gets its `rejectionStatus` (403).
@@ -42,17 +45,21 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
     public let latencyBudget: Duration
     /// What a failed lookup does to the request.
     public let failureMode: FailureMode
+    /// The most lookups this middleware has waiting for the API at once.
+    public var maximumPendingLookups: Int { pending.limit }
     /// Which clients are turned away; nil for none.
     public let policy: IPDataPolicy?
     /// The connection's peer address of a request.
     private let peer: @Sendable (Request, Context) -> String?
+    /// The lookups started and not ended, shared by the copies of this middleware.
+    private let pending: PendingLookups
 
     /// A middleware that reads the connection's peer with `peer` (for a context that is not a
     /// `RemoteAddressRequestContext`).
     public init(
         client: IPDataClient, resolver: ClientAddressResolver, fields: [String]? = nil,
         latencyBudget: Duration = .milliseconds(250), failureMode: FailureMode = .open, policy: IPDataPolicy? = nil,
-        peer: @escaping @Sendable (Request, Context) -> String?
+        maximumPendingLookups: Int = 256, peer: @escaping @Sendable (Request, Context) -> String?
     ) {
         self.client = client
         self.resolver = resolver
@@ -61,6 +68,7 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
         self.failureMode = failureMode
         self.policy = policy
         self.peer = peer
+        self.pending = PendingLookups(limit: maximumPendingLookups)
     }
 
     /// Looks the request's client up, within the budget, and passes the request on with the
@@ -93,21 +101,22 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
         guard IPAddress(address)?.scope == .public else {
             return IPDataClientInfo(address: address, response: nil, outcome: .notPublic)
         }
-        // Not a child task: past the budget the lookup goes on, and its answer fills the cache.
-        let (client, fields) = (self.client, self.fields)
-        let lookup = Task { try await client.lookup(address, fields: fields) }
-        let budget = latencyBudget
-        let result = await withTaskGroup(of: Result<IPResponse, any Error>?.self) { group in
-            group.addTask { await lookup.result }
-            group.addTask {
-                try? await Task.sleep(for: budget)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        guard await pending.start() else {
+            return IPDataClientInfo(address: address, response: nil, outcome: .overBudget)
         }
-        switch result {
+        // Not a child task: past the budget the lookup goes on, and its answer fills the cache.
+        let (client, fields, pending) = (self.client, self.fields, self.pending)
+        let lookup = Task {
+            do {
+                let response = try await client.lookup(address, fields: fields)
+                await pending.end()
+                return response
+            } catch {
+                await pending.end()
+                throw error
+            }
+        }
+        switch await result(of: lookup, within: latencyBudget) {
         case .success(let response)?:
             return IPDataClientInfo(address: address, response: response, outcome: .answered)
         case .failure(let error as IPDataError)?:
@@ -125,11 +134,13 @@ extension IPDataMiddleware where Context: RemoteAddressRequestContext {
     /// A middleware for a context that knows the connection's peer (`remoteAddress`).
     public init(
         client: IPDataClient, resolver: ClientAddressResolver, fields: [String]? = nil,
-        latencyBudget: Duration = .milliseconds(250), failureMode: FailureMode = .open, policy: IPDataPolicy? = nil
+        latencyBudget: Duration = .milliseconds(250), failureMode: FailureMode = .open, policy: IPDataPolicy? = nil,
+        maximumPendingLookups: Int = 256
     ) {
         self.init(
             client: client, resolver: resolver, fields: fields, latencyBudget: latencyBudget,
-            failureMode: failureMode, policy: policy, peer: { _, context in context.remoteAddress?.ipAddress })
+            failureMode: failureMode, policy: policy, maximumPendingLookups: maximumPendingLookups,
+            peer: { _, context in context.remoteAddress?.ipAddress })
     }
 }
 #endif

@@ -25,9 +25,10 @@ enum OperationFailure: Error, Equatable, CustomStringConvertible {
 ///
 /// The operation runs in a task of its own, and a timer in another; the caller resumes with
 /// whichever ends first, so a server that never answers holds it for the budget and no longer,
-/// even when the operation does not stop at once. The loser is cancelled: the timer ends at
-/// once, and the operation as soon as it sees its cancellation (valkey-swift drops the
-/// command's connection), so no task outlives its work.
+/// even when the operation does not stop at once. The timer is cancelled when the operation
+/// ends first. An operation past the budget is not: cancelling it would make valkey-swift close
+/// its connection, failing the other operations on it, which a busy host then pays for again.
+/// It ends by itself (a write still lands); a caller's cancellation cancels it.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 enum OperationBudget {
     /// The first outcome, and the caller waiting for it.
@@ -82,7 +83,9 @@ enum OperationBudget {
             gate.settle(.failure(.callerCancelled))
         }
         timer.cancel()
-        work.cancel()
+        // Past the budget the operation goes on and ends by itself: cancelling it would close
+        // its connection, which a busy machine then pays for again in every operation after.
+        if case .failure(.timedOut) = outcome {} else { work.cancel() }
         return outcome
     }
 }

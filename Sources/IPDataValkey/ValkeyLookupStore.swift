@@ -13,12 +13,13 @@ import Valkey
 /// `ipdata:8.8.8.8#city,ip` for two), with the server's own expiry: `timeToLive`, or
 /// `threatTimeToLive` for an answer that holds threat data.
 ///
-/// The store fails open. When the server is down, slower than `operationBudget`, or answers
-/// what is not a Valkey reply, a read is a miss and a write is dropped: the lookup goes to the
-/// API and succeeds. No error reaches the caller; `onEvent` hears `.unavailable` once when the
-/// server stops answering and `.available` once it answers again. While it is unavailable the
-/// store sends it one operation a `retryInterval` and none for the other lookups, which so wait
-/// for nothing. `ValkeyClient` reconnects by itself.
+/// The store fails open. An operation slower than `operationBudget` is a miss for its lookup
+/// alone, which goes to the API; the operation itself goes on (a write still lands). The server
+/// is unavailable on evidence: an operation that fails (no connection, a reply that is not
+/// Valkey's), or a second in which operations have only timed out. Then `onEvent` hears
+/// `.unavailable`, once, and the store sends the server one operation a `retryInterval` and
+/// none for the other lookups, which so wait for nothing, until it answers (`.available`). No
+/// error reaches the caller. `ValkeyClient` reconnects by itself.
 ///
 /// The `ValkeyClient` must be running (`await valkey.run()` in a task, or in your service group).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -33,8 +34,10 @@ public final class ValkeyLookupStore: LookupCacheStore {
         /// one that names `threat`), which the API refreshes about every 15 minutes; nil, the
         /// default, for `timeToLive`. Set it to 900 when you act on `threat`.
         public var threatTimeToLive: TimeInterval?
-        /// The longest one operation on the server may take before the store gives up on it and
-        /// the lookup goes on without it: 50 ms by default.
+        /// The longest a lookup waits for one operation on the server before it goes on without
+        /// it: 250 ms by default. A healthy server answers at once, but a busy host delays some
+        /// operations far longer, and each one that runs out costs a billed API request; the
+        /// default is still no longer than a round trip to the API takes from most places.
         public var operationBudget: Duration
         /// While the server is unavailable, the time between two attempts: 1 s by default.
         public var retryInterval: Duration
@@ -47,7 +50,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
         /// A configuration; every parameter is described with its property.
         public init(
             keyPrefix: String = "ipdata:", timeToLive: TimeInterval = LookupCache.defaultTimeToLive,
-            threatTimeToLive: TimeInterval? = nil, operationBudget: Duration = .milliseconds(50),
+            threatTimeToLive: TimeInterval? = nil, operationBudget: Duration = .milliseconds(250),
             retryInterval: Duration = .seconds(1), localMaximumEntries: Int = LookupCache.defaultMaximumEntries,
             localTimeToLive: TimeInterval = 60
         ) {
@@ -63,8 +66,8 @@ public final class ValkeyLookupStore: LookupCacheStore {
 
     /// What the store reports of the server: changes of its state, never each failure.
     public enum Event: Sendable, Equatable {
-        /// The server stopped answering (down, slower than the budget, or answering garbage):
-        /// lookups go to the API until it answers again.
+        /// The server stopped answering (down, answering garbage, or a second of nothing but
+        /// timeouts): lookups go to the API until it answers again.
         case unavailable(reason: String)
         /// The server answers again.
         case available
@@ -193,7 +196,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
         case .failure(.callerCancelled):
             return nil
         case .failure(let failure):
-            if health.failed() { onEvent?(.unavailable(reason: failure.description)) }
+            if health.failed(failure) { onEvent?(.unavailable(reason: failure.description)) }
             return nil
         }
     }

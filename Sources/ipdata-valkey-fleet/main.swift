@@ -3,7 +3,7 @@
 // ValkeyLookupStore that every process shares, or through a LookupCache of its own.
 //
 //   ipdata-valkey-fleet --base-url URL --key KEY [--valkey-port PORT --prefix PREFIX]
-//       [--addresses 5000] [--lookups 10000] [--seed 1] [--concurrency 16] [--budget-ms 50]
+//       [--addresses 5000] [--lookups 10000] [--seed 1] [--concurrency 16] [--budget-ms MS, the store's default]
 //       [--recovery-wait 20]
 //
 // The lookups visit the addresses in a shuffled order (another each round and process), each
@@ -48,7 +48,7 @@ struct Options {
     var seed: UInt64 = 1
     var concurrency = 16
     var recoveryWait = 20.0
-    var budgetMilliseconds = 50
+    var budgetMilliseconds: Int?
 
     init(_ arguments: [String]) {
         var values: [String: String] = [:]
@@ -115,9 +115,12 @@ func main() async -> Int32 {
         valkeyRun = Task { await valkey.run() }
         let shared = ValkeyLookupStore(
             client: valkey,
-            configuration: .init(
-                keyPrefix: options.prefix, operationBudget: .milliseconds(options.budgetMilliseconds),
-                retryInterval: .milliseconds(200)),
+            configuration: {
+                var configuration = ValkeyLookupStore.Configuration(
+                    keyPrefix: options.prefix, retryInterval: .milliseconds(200))
+                if let budget = options.budgetMilliseconds { configuration.operationBudget = .milliseconds(budget) }
+                return configuration
+            }(),
             onEvent: { event in events.withLock { $0.append(event) } })
         configuration.cacheStore = shared
         store = shared
@@ -171,10 +174,12 @@ func main() async -> Int32 {
     let seen = events.withLock { $0 }
     let outages = seen.filter { if case .unavailable = $0 { true } else { false } }.count
     let recoveries = seen.filter { $0 == .available }.count
+    let reasons = Set(seen.compactMap { if case .unavailable(let reason) = $0 { reason } else { nil } })
     let (failed, firstError) = failures.withLock { ($0.count, $0.first) }
     let summary: [String: Any] = [
         "seed": options.seed, "lookups": order.count, "failures": failed, "first_error": firstError ?? NSNull(),
-        "shared": store != nil, "outages": outages, "recoveries": recoveries, "resumed": !isDown(),
+        "shared": store != nil, "outages": outages, "unavailable_reasons": reasons.sorted(), "recoveries": recoveries,
+        "resumed": !isDown(),
         "seconds": (seconds * 100).rounded() / 100,
     ]
     let line = (try? JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])) ?? Data()

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import IPData
 import IPDataHummingbird
+import IPDataTestSupport
 import NIOCore
 import XCTest
 
@@ -40,7 +41,11 @@ final class IPDataMiddlewareTests: XCTestCase {
     }
 
     private func client(_ mode: String = "NORMAL", path: String = "", key: String? = nil) -> IPDataClient {
-        let base = URL(string: environment["IPDATA_TEST_URL_\(mode)"]! + path)!
+        client(baseURL: environment["IPDATA_TEST_URL_\(mode)"]! + path, key: key)
+    }
+
+    private func client(baseURL: String, key: String? = nil) -> IPDataClient {
+        let base = URL(string: baseURL)!
         return IPDataClient(
             apiKey: key ?? environment["IPDATA_TEST_KEY"] ?? "test-key",
             configuration: .init(baseURL: base, connection: .owned(.ephemeral), cache: LookupCache()))
@@ -114,6 +119,79 @@ final class IPDataMiddlewareTests: XCTestCase {
         while slow.cache?.count == 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         let cached = try await get(app, forwardedFor: "8.8.8.8")
         XCTAssertEqual(cached, "8.8.8.8 answered US")
+    }
+
+    /// The body of one request, and how long the app took to answer it.
+    private func timedGet(
+        _ app: some ApplicationProtocol, forwardedFor: String, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> (body: String, seconds: Double) {
+        let start = ContinuousClock.now
+        let body = try await get(app, forwardedFor: forwardedFor, file: file, line: line)
+        let elapsed = ContinuousClock.now - start
+        return (body, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// A budget of 150 ms holds against an API that answers after 3 s, one that accepts the
+    /// connection and never answers, and one that refuses it: the request is answered within 1 s
+    /// (far above the budget, far below the lookup's time), as over budget or failed.
+    func testTheBudgetHoldsAgainstASlowASilentAndARefusingServer() async throws {
+        let silent = try BrokenServer(.silent)
+        defer { silent.stop() }
+        let servers = [
+            ("slow", environment["IPDATA_TEST_URL_SLOW"]! + "/delay/3"),
+            ("silent", "https://127.0.0.1:\(silent.port)"),
+            ("refusing", "https://127.0.0.1:\(try LoopbackSocket.freePort())"),
+        ]
+        for (name, base) in servers {
+            let middleware = IPDataMiddleware<AppContext>(
+                client: client(baseURL: base), resolver: resolver, latencyBudget: .milliseconds(150))
+            let app = app(middleware)
+            let (body, seconds) = try await timedGet(app, forwardedFor: "8.8.8.8")
+            XCTAssertLessThan(seconds, 1, "\(name): the request waited for the lookup (\(body))")
+            XCTAssertTrue(body == "8.8.8.8 over budget -" || body.hasPrefix("8.8.8.8 failed: "), "\(name): \(body)")
+            if name != "refusing" { XCTAssertEqual(body, "8.8.8.8 over budget -", name) }
+        }
+    }
+
+    /// A transport that never answers, counting the requests sent to it.
+    private final class SilentTransport: IPDataTransport {
+        let sent = Counter()
+
+        func response(for request: URLRequest, limits: IPDataTransportLimits) async throws -> IPDataTransportResponse {
+            sent.add()
+            try await Task.sleep(for: .seconds(30))
+            throw URLError(.timedOut)
+        }
+    }
+
+    /// Requests counted from several tasks.
+    final class Counter: @unchecked Sendable {
+        // @unchecked Sendable: `value` is only touched under `lock`.
+        private let lock = NSLock()
+        private var value = 0
+        var count: Int { lock.withLock { value } }
+        func add() { lock.withLock { value += 1 } }
+    }
+
+    /// While an outage holds `maximumPendingLookups` lookups waiting, a request with a new client
+    /// starts none: 6 clients and a bound of 2 send 2 requests, and every request goes on.
+    func testAnOutageDoesNotPileUpLookups() async throws {
+        let transport = SilentTransport()
+        let client = IPDataClient(apiKey: "test-key", configuration: .init(connection: .transport(transport)))
+        let app = app(
+            IPDataMiddleware(
+                client: client, resolver: resolver, latencyBudget: .milliseconds(50), maximumPendingLookups: 2))
+        let start = ContinuousClock.now
+        try await app.test(.live) { http in
+            for n in 1...6 {
+                var headers = HTTPFields()
+                headers[.init("X-Forwarded-For")!] = "8.8.8.\(n)"
+                let body = try await http.execute(uri: "/", method: .get, headers: headers) { String(buffer: $0.body) }
+                XCTAssertEqual(body, "8.8.8.\(n) over budget -")
+            }
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "no request waited for its lookup")
+        XCTAssertEqual(transport.sent.count, 2, "the lookups past the bound were never started")
     }
 
     func testAFailedLookupFailsOpenOrClosed() async throws {
