@@ -126,6 +126,7 @@ enum IPDataProgram {
     /// Runs a command line (without the program name) and returns the exit status.
     static func run(_ arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
         let parsed: any ParsableCommand
+        let attached = attachedFieldsValue(in: arguments)
         do {
             parsed = try IPDataCommand.parseAsRoot(arguments)
         } catch {
@@ -134,13 +135,18 @@ enum IPDataProgram {
                 console.printOutput(IPDataCommand.fullMessage(for: error) + "\n")
                 return .success
             }
-            console.error(CommandLineProblem(error).line)
+            let problem = CommandLineProblem(error)
+            console.error(attached ? "\(attachedFieldsMessage) (see \(problem.helpCommand))" : problem.line)
             return .usage
         }
         guard let command = parsed as? any ToolCommand else {
             // ArgumentParser's help, for --help and -h: ipdata's own for the lookup's.
             console.printOutput(helpText(of: parsed))
             return .success
+        }
+        if attached {
+            console.error("\(attachedFieldsMessage) (see \(type(of: command).helpCommand))")
+            return .usage
         }
         console.isQuiet = command.isQuiet
         do {
@@ -159,6 +165,16 @@ enum IPDataProgram {
             return .lookupFailed
         }
     }
+
+    /// Whether an argument before `--` is `-f` with its value attached (`-fip,city`, which 1.1.0
+    /// read as `-f ip,city`). ArgumentParser reads it as the one-letter options f, i and p, and
+    /// takes the next argument for -f's value, which would make a file name the fields: refused.
+    static func attachedFieldsValue(in arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0.hasPrefix("-f") && $0.count > 2 && !$0.hasPrefix("-f=") }
+    }
+
+    /// The line for `attachedFieldsValue(in:)`, without the value (which is not repeated).
+    static let attachedFieldsMessage = "option -f takes its value after a space: -f a,b,c"
 
     /// What ArgumentParser's help command prints; `IPDataCommand.toolHelp` in place of the root's.
     private static func helpText(of help: any ParsableCommand) -> String {
