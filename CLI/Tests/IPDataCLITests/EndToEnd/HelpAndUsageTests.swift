@@ -105,7 +105,10 @@ final class HelpAndUsageTests: CommandLineTestCase {
         let cases: [([String], String)] = [
             (["--bogus"], "unknown option --bogus (see ipdata --help)"),
             (["-fip,city", "8.8.8.8"], "option -f takes its value after a space: -f a,b,c (see ipdata --help)"),
-            (["bulk", "-fip,city", "ips.txt"], "option -f takes its value after a space: -f a,b,c (see ipdata bulk --help)"),
+            (
+                ["bulk", "-fip,city", "ips.txt"],
+                "option -f takes its value after a space: -f a,b,c (see ipdata bulk --help)"
+            ),
             (["bulk", "-fip", "ip"], "option -f takes its value after a space: -f a,b,c (see ipdata bulk --help)"),
             (["bulk", "--field", "asn"], "unknown option --field: did you mean --fields? (see ipdata bulk --help)"),
             (["grep", "--eu", "x"], "unknown option --eu (see ipdata grep --help)"),
