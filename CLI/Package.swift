@@ -63,11 +63,16 @@ let package = Package(
             dependencies: ["DiskCache", .product(name: "IPData", package: "IPData")]),
         .testTarget(
             name: "DiskCacheTests",
-            dependencies: ["DiskCache", "cache-race", "CLILibC", .product(name: "IPData", package: "IPData")]),
+            dependencies: [
+                "DiskCache", "cache-race", "CLILibC", "CLITestSupport", .product(name: "IPData", package: "IPData"),
+            ]),
+        // What the two test targets share: programs of the system run to check their results.
+        .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
         // The CLI: its parser and writers, and the built binary run against the local server.
         .testTarget(
             name: "IPDataCLITests",
             dependencies: [
+                "CLITestSupport",
                 "ipdata-cli", "CLILibC", "DiskCache",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),

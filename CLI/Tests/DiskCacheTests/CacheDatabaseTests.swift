@@ -1,4 +1,5 @@
 import CLILibC
+import CLITestSupport
 import Foundation
 import IPData
 import XCTest

@@ -2,6 +2,7 @@
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
 import CLILibC
+import CLITestSupport
 import DiskCache
 import Foundation
 import IPData

@@ -1,22 +1,24 @@
-// The ipdata command runs on macOS and Linux; its test target depends on it there only (see
-// Package.swift), and builds empty for iOS, tvOS, watchOS and visionOS.
+// Process exists on macOS and Linux only, where the CLI's tests run.
 #if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
 /// A program of the system run from a test, to check a result with a reader independent of the
-/// code under test (`python3`'s json module, `du`).
-enum ToolRun {
+/// code under test (`python3`'s json module, `du`, `sqlite3`).
+public enum ToolRun {
+    /// The program's path, or nil when it is not installed.
+    public static func path(of program: String) -> String? {
+        ["/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + program }.first(
+            where: FileManager.default.isExecutableFile(atPath:))
+    }
+
     /// What the program wrote on standard output, when it exits 0; the test is skipped when the
     /// program is not installed, and fails when it exits otherwise.
-    static func output(
+    public static func output(
         _ program: String, _ arguments: [String], stdin: Data = Data(), file: StaticString = #filePath,
         line: UInt = #line
     ) throws -> Data {
-        guard
-            let path = ["/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map({ $0 + program }).first(
-                where: FileManager.default.isExecutableFile(atPath:))
-        else { throw XCTSkip("needs \(program)") }
+        guard let path = path(of: program) else { throw XCTSkip("needs \(program)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
