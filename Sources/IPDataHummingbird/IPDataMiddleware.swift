@@ -13,12 +13,16 @@ import IPData
 ///    reserved address is not sent.
 /// 3. The request waits at most `latencyBudget` for the answer. Past it, the request goes on at
 ///    once without data (`.overBudget`); the lookup goes on too and fills the client's cache for
-///    the next request. At most `maximumPendingLookups` lookups go on at once: while that many
-///    wait for the API (an outage, a flood of new clients), a request with a new client goes on
-///    at once as `.overBudget`, and no lookup starts for it.
-/// 4. A failed lookup lets the request go on without data (`.open`, the default), or answers
+///    the next request.
+/// 4. `limits` bound the lookups: pending at once, new clients a second and per network (an
+///    IPv6 /64 by default) a minute. A request they keep from a lookup goes on at once as
+///    `.overBudget`. After the API says the quota is exhausted, no lookup is sent for
+///    `limits.quotaPause` but one to try again, and requests get `.failed` with its error: your
+///    `failureMode` decides what they get.
+/// 5. A failed lookup lets the request go on without data (`.open`, the default), or answers
 ///    503 Service Unavailable (`.closed`).
-/// 5. With a `policy`, a request whose client it turns away gets its `rejectionStatus` (403).
+/// 6. With a `policy`, a request whose client it turns away gets its `rejectionStatus` (403); the
+///    policy also says whether a client that cannot be known, or has no answer in time, is.
 ///
 /// ```swift
 /// let router = Router(context: AppContext.self)
@@ -45,21 +49,21 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
     public let latencyBudget: Duration
     /// What a failed lookup does to the request.
     public let failureMode: FailureMode
-    /// The most lookups this middleware has waiting for the API at once.
-    public var maximumPendingLookups: Int { pending.limit }
+    /// How many lookups this middleware lets through to the API.
+    public var limits: IPDataLookupLimits { gate.limits }
     /// Which clients are turned away; nil for none.
     public let policy: IPDataPolicy?
     /// The connection's peer address of a request.
     private let peer: @Sendable (Request, Context) -> String?
-    /// The lookups started and not ended, shared by the copies of this middleware.
-    private let pending: PendingLookups
+    /// The lookups let through, shared by the copies of this middleware.
+    private let gate: LookupGate
 
     /// A middleware that reads the connection's peer with `peer` (for a context that is not a
     /// `RemoteAddressRequestContext`).
     public init(
         client: IPDataClient, resolver: ClientAddressResolver, fields: [String]? = nil,
         latencyBudget: Duration = .milliseconds(250), failureMode: FailureMode = .open, policy: IPDataPolicy? = nil,
-        maximumPendingLookups: Int = 256, peer: @escaping @Sendable (Request, Context) -> String?
+        limits: IPDataLookupLimits = .init(), peer: @escaping @Sendable (Request, Context) -> String?
     ) {
         self.client = client
         self.resolver = resolver
@@ -68,7 +72,7 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
         self.failureMode = failureMode
         self.policy = policy
         self.peer = peer
-        self.pending = PendingLookups(limit: maximumPendingLookups)
+        self.gate = LookupGate(limits: limits)
     }
 
     /// Looks the request's client up, within the budget, and passes the request on with the
@@ -86,8 +90,8 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
             if let policy, let response = info.response, policy.turnsAway(response) {
                 return Response(status: policy.rejectionStatus)
             }
-        default:
-            break
+        case let outcome:
+            if let policy, policy.turnsAway(outcome) { return Response(status: policy.rejectionStatus) }
         }
         return try await next(request, context)
     }
@@ -98,21 +102,26 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
             request.headers.filter { $0.name.canonicalName == name }.map(\.value)
         }
         guard let address else { return IPDataClientInfo(address: nil, response: nil, outcome: .noAddress) }
-        guard IPAddress(address)?.scope == .public else {
+        guard let ip = IPAddress(address), ip.scope == .public else {
             return IPDataClientInfo(address: address, response: nil, outcome: .notPublic)
         }
-        guard await pending.start() else {
+        switch await gate.admit(ip) {
+        case .go:
+            break
+        case .limited:
             return IPDataClientInfo(address: address, response: nil, outcome: .overBudget)
+        case .quotaExhausted(let error):
+            return IPDataClientInfo(address: address, response: nil, outcome: .failed(error))
         }
         // Not a child task: past the budget the lookup goes on, and its answer fills the cache.
-        let (client, fields, pending) = (self.client, self.fields, self.pending)
+        let (client, fields, gate) = (self.client, self.fields, self.gate)
         let lookup = Task {
             do {
                 let response = try await client.lookup(address, fields: fields)
-                await pending.end()
+                await gate.ended(nil)
                 return response
             } catch {
-                await pending.end()
+                await gate.ended(error as? IPDataError)
                 throw error
             }
         }
@@ -135,11 +144,11 @@ extension IPDataMiddleware where Context: RemoteAddressRequestContext {
     public init(
         client: IPDataClient, resolver: ClientAddressResolver, fields: [String]? = nil,
         latencyBudget: Duration = .milliseconds(250), failureMode: FailureMode = .open, policy: IPDataPolicy? = nil,
-        maximumPendingLookups: Int = 256
+        limits: IPDataLookupLimits = .init()
     ) {
         self.init(
             client: client, resolver: resolver, fields: fields, latencyBudget: latencyBudget,
-            failureMode: failureMode, policy: policy, maximumPendingLookups: maximumPendingLookups,
+            failureMode: failureMode, policy: policy, limits: limits,
             peer: { _, context in context.remoteAddress?.ipAddress })
     }
 }

@@ -4,8 +4,8 @@ import IPData
 
 /// Which requests `IPDataMiddleware` turns away, by what the API says of their client: its
 /// country, threat flags and threat score, or a rule of your own. A request whose client has no
-/// answer (over the latency budget, a private address, a failed lookup when failing open) is not
-/// judged: it goes on.
+/// answer goes on, unless `blocksUnknownClients` or `blocksUnansweredClients` says otherwise (a
+/// private address is never judged; a failed lookup is `IPDataMiddleware.FailureMode`'s).
 ///
 /// ```swift
 /// let policy = IPDataPolicy(blockedCountries: ["KP"], blocksTor: true, maximumThreatScore: 80)
@@ -21,6 +21,13 @@ public struct IPDataPolicy: Sendable {
     public var blocksKnownAttackers: Bool
     /// Turn away a client whose `threat.scores.threat_score` (0 to 100) is above this.
     public var maximumThreatScore: Int?
+    /// Turn away a request whose client cannot be known (`.noAddress`): your proxies' chain ends,
+    /// where the client is, in `unknown`, an obfuscated identifier or an entry that is not an
+    /// address, or the connection has no peer address.
+    public var blocksUnknownClients: Bool
+    /// Turn away a request whose client has no answer within the latency budget (`.overBudget`),
+    /// rather than let it go on unjudged.
+    public var blocksUnansweredClients: Bool
     /// A rule of your own: true turns the request away.
     public var rejects: (@Sendable (IPResponse) -> Bool)?
     /// The status of a turned-away request: 403 by default.
@@ -29,16 +36,28 @@ public struct IPDataPolicy: Sendable {
     /// A policy that turns away what its arguments name; by default nothing.
     public init(
         blockedCountries: Set<String> = [], blocksTor: Bool = false, blocksProxies: Bool = false,
-        blocksKnownAttackers: Bool = false, maximumThreatScore: Int? = nil,
-        rejects: (@Sendable (IPResponse) -> Bool)? = nil, rejectionStatus: HTTPResponse.Status = .forbidden
+        blocksKnownAttackers: Bool = false, maximumThreatScore: Int? = nil, blocksUnknownClients: Bool = false,
+        blocksUnansweredClients: Bool = false, rejects: (@Sendable (IPResponse) -> Bool)? = nil,
+        rejectionStatus: HTTPResponse.Status = .forbidden
     ) {
         self.blockedCountries = Set(blockedCountries.map { $0.uppercased() })
         self.blocksTor = blocksTor
         self.blocksProxies = blocksProxies
         self.blocksKnownAttackers = blocksKnownAttackers
         self.maximumThreatScore = maximumThreatScore
+        self.blocksUnknownClients = blocksUnknownClients
+        self.blocksUnansweredClients = blocksUnansweredClients
         self.rejects = rejects
         self.rejectionStatus = rejectionStatus
+    }
+
+    /// Whether a request whose client has no answer, for `outcome`, is turned away.
+    public func turnsAway(_ outcome: IPDataClientInfo.Outcome) -> Bool {
+        switch outcome {
+        case .noAddress: blocksUnknownClients
+        case .overBudget: blocksUnansweredClients
+        case .answered, .notPublic, .failed: false
+        }
     }
 
     /// Whether a client the API describes as `response` is turned away.

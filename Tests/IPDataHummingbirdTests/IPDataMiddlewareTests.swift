@@ -74,12 +74,13 @@ final class IPDataMiddlewareTests: XCTestCase {
     }
 
     private func get(
-        _ app: some ApplicationProtocol, forwardedFor: String? = nil, expect status: HTTPResponse.Status = .ok,
-        file: StaticString = #filePath, line: UInt = #line
+        _ app: some ApplicationProtocol, forwardedFor: String? = nil, forwarded: [String] = [],
+        expect status: HTTPResponse.Status = .ok, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> String {
         try await app.test(.live) { client in
             var headers = HTTPFields()
             if let forwardedFor { headers[.init("X-Forwarded-For")!] = forwardedFor }
+            if !forwarded.isEmpty { headers[values: .init("Forwarded")!] = forwarded }
             return try await client.execute(uri: "/", method: .get, headers: headers) { response in
                 XCTAssertEqual(response.status, status, file: file, line: line)
                 return String(buffer: response.body)
@@ -173,14 +174,14 @@ final class IPDataMiddlewareTests: XCTestCase {
         func add() { lock.withLock { value += 1 } }
     }
 
-    /// While an outage holds `maximumPendingLookups` lookups waiting, a request with a new client
+    /// While an outage holds `limits.maximumPending` lookups waiting, a request with a new client
     /// starts none: 6 clients and a bound of 2 send 2 requests, and every request goes on.
     func testAnOutageDoesNotPileUpLookups() async throws {
         let transport = SilentTransport()
         let client = IPDataClient(apiKey: "test-key", configuration: .init(connection: .transport(transport)))
         let app = app(
             IPDataMiddleware(
-                client: client, resolver: resolver, latencyBudget: .milliseconds(50), maximumPendingLookups: 2))
+                client: client, resolver: resolver, latencyBudget: .milliseconds(50), limits: .init(maximumPending: 2)))
         let start = ContinuousClock.now
         try await app.test(.live) { http in
             for n in 1...6 {
@@ -194,6 +195,65 @@ final class IPDataMiddlewareTests: XCTestCase {
         XCTAssertEqual(transport.sent.count, 2, "the lookups past the bound were never started")
     }
 
+    /// The API requests the local server logged since `mark` (the size of its access log then)
+    /// whose path holds `text`.
+    private func requestsLogged(since mark: UInt64, containing text: String) throws -> Int {
+        let log = try FileHandle(forReadingFrom: URL(fileURLWithPath: environment["IPDATA_TEST_ACCESS_LOG"]!))
+        defer { try? log.close() }
+        try log.seek(toOffset: mark)
+        let added = String(decoding: try log.readToEnd() ?? Data(), as: UTF8.self)
+        return added.split(separator: "\n").filter { $0.contains(text) }.count
+    }
+
+    /// The size of the local server's access log now.
+    private func accessLogSize() throws -> UInt64 {
+        let attributes = try FileManager.default.attributesOfItem(atPath: environment["IPDATA_TEST_ACCESS_LOG"]!)
+        return (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// 300 requests from one IPv6 /64, each from an address of its own, 20 at a time: as many
+    /// lookups as the network's new clients a minute (30), not 300. Counted at the server.
+    func testAddressRotationWithinANetworkIsNotALookupEach() async throws {
+        let app = app(IPDataMiddleware(client: client(), resolver: resolver))
+        let mark = try accessLogSize()
+        try await app.test(.live) { http in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for batch in stride(from: 1, through: 300, by: 20) {
+                    for n in batch..<batch + 20 {
+                        group.addTask {
+                            var headers = HTTPFields()
+                            headers[.init("X-Forwarded-For")!] = "2606:4700:10:20::\(String(n, radix: 16))"
+                            _ = try await http.execute(uri: "/", method: .get, headers: headers) { $0.status }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))  // nginx logs a request a moment after its answer
+        XCTAssertEqual(try requestsLogged(since: mark, containing: "2606:4700:10:20:"), 30)
+    }
+
+    /// After the API's quota 403, no request is sent for the pause, and the failure mode says
+    /// what the requests get: 503 when closed, going on without data when open.
+    func testAQuota403StopsTheLookupsAndTheFailureModeDecides() async throws {
+        let quotaKey = environment["IPDATA_TEST_QUOTA_KEY"] ?? "quota-key"
+        for mode in [IPDataMiddleware<AppContext>.FailureMode.closed, .open] {
+            let app = app(
+                IPDataMiddleware(
+                    client: client(key: quotaKey), resolver: resolver, failureMode: mode,
+                    policy: IPDataPolicy(blockedCountries: ["US"])))
+            let mark = try accessLogSize()
+            for n in 1...6 {
+                let body = try await get(
+                    app, forwardedFor: "8.8.4.\(n)", expect: mode == .closed ? .serviceUnavailable : .ok)
+                if mode == .open { XCTAssertTrue(body.hasPrefix("8.8.4.\(n) failed: Forbidden: "), body) }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            XCTAssertEqual(try requestsLogged(since: mark, containing: "/8.8.4."), 1, "one 403, then none sent")
+        }
+    }
+
     func testAFailedLookupFailsOpenOrClosed() async throws {
         let refused = client(key: "not-a-key")
         let open = app(IPDataMiddleware(client: refused, resolver: resolver))
@@ -202,6 +262,42 @@ final class IPDataMiddlewareTests: XCTestCase {
         XCTAssertFalse(body.contains("not-a-key"), "the key is redacted")
         let closed = app(IPDataMiddleware(client: refused, resolver: resolver, failureMode: .closed))
         _ = try await get(closed, forwardedFor: "8.8.8.8", expect: .serviceUnavailable)
+    }
+
+    /// A client's malformed `Forwarded` element, left of the one its proxy appended, no longer
+    /// makes the client unknown: the policy judges the address the proxy wrote.
+    func testAMalformedForwardedElementDoesNotSkipThePolicy() async throws {
+        let forwarded = try ClientAddressResolver(trustedProxies: ["127.0.0.1", "::1"], header: .forwarded)
+        let app = app(
+            IPDataMiddleware(
+                client: client(), resolver: forwarded, failureMode: .closed,
+                policy: IPDataPolicy(blockedCountries: ["US"])))
+        _ = try await get(app, forwarded: [#"for="x";for=1.1.1.1, for=8.8.8.8"#], expect: .forbidden)
+        _ = try await get(app, forwarded: [#"for="1.1.1.1, for=8.8.8.8"#], expect: .forbidden)
+        _ = try await get(app, forwarded: [#"for="x";for=1.1.1.1"#, "for=8.8.8.8"], expect: .forbidden)
+    }
+
+    /// The policy says what a client that cannot be known, or has no answer in time, gets.
+    func testThePolicyDecidesForUnknownAndUnansweredClients() async throws {
+        let forwarded = try ClientAddressResolver(trustedProxies: ["127.0.0.1", "::1"], header: .forwarded)
+        let lenient = app(IPDataMiddleware(client: client(), resolver: forwarded))
+        let body = try await get(lenient, forwarded: ["for=_hidden"])
+        XCTAssertEqual(body, "- no address -")
+        let strict = app(
+            IPDataMiddleware(
+                client: client(), resolver: forwarded, policy: IPDataPolicy(blocksUnknownClients: true)))
+        _ = try await get(strict, forwarded: ["for=_hidden"], expect: .forbidden)
+        _ = try await get(strict, forwarded: [#"for="x";for=1.1.1.1"#], expect: .forbidden)
+        _ = try await get(strict, forwarded: ["for=8.8.8.8"])
+
+        let slow = client("SLOW", path: "/delay/3")
+        let unanswered = app(
+            IPDataMiddleware(
+                client: slow, resolver: resolver, latencyBudget: .milliseconds(100),
+                policy: IPDataPolicy(blocksUnansweredClients: true, rejectionStatus: .tooManyRequests)))
+        let start = ContinuousClock.now
+        _ = try await get(unanswered, forwardedFor: "8.8.8.8", expect: .tooManyRequests)
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(1), "turned away at the budget's end")
     }
 
     func testASpoofedHeaderFromAnUntrustedPeerIsIgnored() async throws {

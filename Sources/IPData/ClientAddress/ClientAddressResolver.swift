@@ -92,8 +92,7 @@ public struct ClientAddressResolver: Sendable {
         case .xForwardedFor:
             chain = Self.listEntries(values("x-forwarded-for")).map(Hop.init(entry:))
         case .forwarded:
-            guard let hops = ForwardedHeader.forHops(values("forwarded")) else { return nil }
-            chain = hops
+            chain = ForwardedHeader.forHops(values("forwarded"))
         case .xRealIP:
             let value = values("x-real-ip").map { Substring($0).trimmingSpaces }.last { !$0.isEmpty }
             chain = value.map { [Hop(entry: $0)] } ?? []

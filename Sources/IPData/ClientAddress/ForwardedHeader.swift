@@ -1,21 +1,58 @@
 /// The `Forwarded` header of RFC 7239: `for=192.0.2.60;proto=http, for="[2001:db8::17]:4711"`.
 enum ForwardedHeader {
-    /// The `for=` hop of every element of every line, in order; `.unknown` for an element without
-    /// one, or whose `for` is `unknown`, an obfuscated identifier (`_hidden`) or not an address.
-    /// nil when a line is not the header's syntax (an unclosed quote, a pair without `=`, two
-    /// `for` in one element): a header that cannot be read is not believed.
-    static func forHops(_ lines: [String]) -> [ClientAddressResolver.Hop]? {
-        var hops: [ClientAddressResolver.Hop] = []
-        for line in lines {
-            guard let elements = elements(of: line) else { return nil }
-            for pairs in elements {
+    /// The `for=` hop of every element of every line, in order. An element is `.unknown` when it
+    /// has no `for`, when its `for` is `unknown`, an obfuscated identifier (`_hidden`) or not an
+    /// address, and when it is not the header's syntax (an unclosed quote, a pair without `=`, two
+    /// `for`). A bad element spoils itself alone: the elements your proxies appended, on its
+    /// right, are still read, and the resolver stops at the first bad one it reaches.
+    static func forHops(_ lines: [String]) -> [ClientAddressResolver.Hop] {
+        lines.flatMap { line in
+            elementTexts(of: line).compactMap { text -> ClientAddressResolver.Hop? in
+                guard let elements = elements(of: String(text)) else { return .unknown }
+                guard let pairs = elements.first else { return nil }  // an empty element stands for nothing
                 let values = pairs.filter { $0.name == "for" }.map(\.value)
-                guard values.count <= 1 else { return nil }
-                let address = values.first.flatMap { ClientAddressResolver.address(inEntry: $0) }
-                hops.append(address.map(ClientAddressResolver.Hop.address) ?? .unknown)
+                guard values.count == 1, let address = ClientAddressResolver.address(inEntry: values[0]) else {
+                    return .unknown
+                }
+                return .address(address)
             }
         }
-        return hops
+    }
+
+    /// The texts of a line's elements, in order: split at the commas outside quotes, the quotes
+    /// counted from the right, where your proxies write. A client's unclosed quote on the left
+    /// then swallows only the client's own elements, never those appended after them.
+    static func elementTexts(of line: String) -> [Substring] {
+        var texts: [Substring] = []
+        var end = line.endIndex
+        var quoted = false
+        var index = line.endIndex
+        while index > line.startIndex {
+            index = line.index(before: index)
+            switch line[index] {
+            case "\"" where !isEscaped(line, index):
+                quoted.toggle()
+            case "," where !quoted:
+                texts.append(line[line.index(after: index)..<end])
+                end = index
+            default:
+                break
+            }
+        }
+        texts.append(line[line.startIndex..<end])
+        return texts.reversed()
+    }
+
+    /// Whether the character at `index` follows an odd number of backslashes.
+    private static func isEscaped(_ line: String, _ index: String.Index) -> Bool {
+        var count = 0
+        var before = index
+        while before > line.startIndex {
+            before = line.index(before: before)
+            guard line[before] == "\\" else { break }
+            count += 1
+        }
+        return count % 2 == 1
     }
 
     /// The elements of a line (split at commas outside quotes), each a list of its pairs (split at

@@ -107,7 +107,23 @@ final class ClientAddressResolverTests: XCTestCase {
                 Case("10.0.0.5", [(fwd, "for")], nil, "a pair without ="),
                 Case("10.0.0.5", [(fwd, "=203.0.113.9")], nil, "a pair without a name"),
                 Case("10.0.0.5", [(fwd, #"for="203.0.113.9"x"#)], nil, "text after a quote"),
-                Case("10.0.0.5", [(fwd, "for=6.6.6.6"), (fwd, "for=\"x")], nil, "one bad line spoils the header"),
+                Case("10.0.0.5", [(fwd, "for=6.6.6.6"), (fwd, "for=\"x")], nil, "a bad element where the client is"),
+                // A client's bad elements, left of what the proxies appended, spoil nothing.
+                Case(
+                    "10.0.0.5", [(fwd, #"for="x";for=1.1.1.1, for=203.0.113.9"#)], "203.0.113.9",
+                    "two for in the client's element"),
+                Case(
+                    "10.0.0.5", [(fwd, #"for="1.1.1.1, for=203.0.113.9"#)], "203.0.113.9",
+                    "the client's unclosed quote"),
+                Case(
+                    "10.0.0.5", [(fwd, #"for="x";for=1.1.1.1"#), (fwd, "for=203.0.113.9")], "203.0.113.9",
+                    "the client's bad line, the proxy's own"),
+                Case(
+                    "10.0.0.5", [(fwd, #"for=203.0.113.9, for="x, for=10.0.0.7"#)], nil,
+                    "a bad element between the proxies ends the walk"),
+                Case(
+                    "10.0.0.5", [(fwd, #"for="a\",b", for=203.0.113.9"#)], "203.0.113.9",
+                    "an escaped quote and a comma in quotes"),
                 Case("10.0.0.5", [(fwd, "for=203.0.113.9,")], "203.0.113.9", "a trailing comma"),
                 Case("10.0.0.5", [("X-Forwarded-For", "6.6.6.6")], "10.0.0.5", "X-Forwarded-For is not read"),
                 Case("203.0.113.9", [(fwd, "for=6.6.6.6")], "203.0.113.9", "spoofed from an untrusted peer"),
