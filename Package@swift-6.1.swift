@@ -41,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.26.0", traits: []),
         // Used only with the Valkey trait (see the targets' conditions).
         .package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0"),
+        // HMAC-SHA256 of the Valkey trait's entries (CryptoKit on Apple platforms, BoringSSL
+        // elsewhere). Used only with the Valkey trait.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own dependency).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.3"),
     ],
@@ -58,6 +61,7 @@ let package = Package(
             dependencies: [
                 "IPData",
                 .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Valkey"])),
             ]),
         // The fleet and outage proof of IPDataValkey (scripts/valkey-fleet.sh): processes that share
         // one store look addresses up against the local server. Needs the Valkey trait.

@@ -1,4 +1,5 @@
 #if Valkey
+import Crypto
 import Foundation
 import IPData
 import Valkey
@@ -12,6 +13,14 @@ import Valkey
 /// lookup under `keyPrefix` + the lookup's key (`ipdata:8.8.8.8#` for all fields,
 /// `ipdata:8.8.8.8#city,ip` for two), with the server's own expiry: `timeToLive`, or
 /// `threatTimeToLive` for an answer that holds threat data.
+///
+/// The store trusts nothing it reads. Each entry carries the key it answers and when it was
+/// stored, and is read only when it answers the key it is read under, is no older than its time
+/// to live (whatever expiry the server has, or none), is at most `maximumEntrySize` bytes (the
+/// server checks the size before it sends the value), and decodes as an answer for that address.
+/// With `entrySecret`, every entry is authenticated (HMAC-SHA256) and one written without the
+/// secret is never read. An entry that fails is a miss (`.discardedEntry`), replaced by the next
+/// answer.
 ///
 /// The store fails open. An operation slower than `operationBudget` is a miss for its lookup
 /// alone, which goes to the API; the operation itself goes on (a write still lands). The server
@@ -43,6 +52,14 @@ public final class ValkeyLookupStore: LookupCacheStore {
         public var retryInterval: Duration
         /// The most entries the in-memory front tier holds: 4,096 by default; 0 for none.
         public var localMaximumEntries: Int
+        /// The largest entry the store reads, in bytes: 64 KiB by default (an answer of every
+        /// field is about 2 KB). The server checks each entry's size before it sends it.
+        public var maximumEntrySize: Int
+        /// A secret every instance of your app shares, which authenticates each entry
+        /// (HMAC-SHA256; 32 random bytes will do): an entry written to the server without it is
+        /// never read. nil, the default, for entries checked for what they answer and their age
+        /// alone. Never logged or stored.
+        public var entrySecret: Data?
         /// The most seconds the front tier answers an entry before it reads the server again:
         /// 60 by default (never more than the entry's own time to live).
         public var localTimeToLive: TimeInterval
@@ -52,7 +69,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
             keyPrefix: String = "ipdata:", timeToLive: TimeInterval = LookupCache.defaultTimeToLive,
             threatTimeToLive: TimeInterval? = nil, operationBudget: Duration = .milliseconds(250),
             retryInterval: Duration = .seconds(1), localMaximumEntries: Int = LookupCache.defaultMaximumEntries,
-            localTimeToLive: TimeInterval = 60
+            localTimeToLive: TimeInterval = 60, maximumEntrySize: Int = 65_536, entrySecret: Data? = nil
         ) {
             self.keyPrefix = keyPrefix
             self.timeToLive = timeToLive
@@ -61,6 +78,8 @@ public final class ValkeyLookupStore: LookupCacheStore {
             self.retryInterval = retryInterval
             self.localMaximumEntries = localMaximumEntries
             self.localTimeToLive = localTimeToLive
+            self.maximumEntrySize = maximumEntrySize
+            self.entrySecret = entrySecret
         }
     }
 
@@ -71,8 +90,9 @@ public final class ValkeyLookupStore: LookupCacheStore {
         case unavailable(reason: String)
         /// The server answers again.
         case available
-        /// An entry on the server was not an answer of the API (its full key): read as a miss,
-        /// and replaced by the next answer.
+        /// An entry on the server was not one the store can use (its full key): not of its form,
+        /// for another key, too old, too large, not authenticated by `entrySecret`, or not an
+        /// answer of the API. Read as a miss, and replaced by the next answer.
         case discardedEntry(key: String)
     }
 
@@ -82,6 +102,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
     private let local: LookupCache?
     private let health: StoreHealth
     private let onEvent: (@Sendable (Event) -> Void)?
+    private let secret: SymmetricKey?
 
     /// A store on the server `client` speaks to.
     ///
@@ -102,6 +123,7 @@ public final class ValkeyLookupStore: LookupCacheStore {
             : nil
         self.health = StoreHealth(retryInterval: configuration.retryInterval)
         self.onEvent = onEvent
+        self.secret = configuration.entrySecret.map { SymmetricKey(data: $0) }
     }
 
     /// The server's key of `key`: the prefix and the lookup's key.
@@ -137,36 +159,71 @@ public final class ValkeyLookupStore: LookupCacheStore {
         }
         guard !remote.isEmpty else { return found }
         let names = remote.map { ValkeyKey(serverKey(for: keys[$0])) }
+        let limit = String(configuration.maximumEntrySize)
         let values = await perform { client -> [Data?] in
-            let values = try await client.mget(keys: names).decode(as: [RESPBulkString?].self)
-            guard values.count == names.count else { throw UnexpectedReply(command: "MGET") }
+            let reply = try await client.eval(script: Self.readScript, keys: names, args: [limit])
+            let values = try reply.decode(as: [RESPBulkString?].self)
+            guard values.count == names.count else { throw UnexpectedReply(command: "EVAL") }
             return values.map { $0.map { Data($0) } }
         }
         guard let values else { return found }
+        let now = Date()
         for (index, value) in zip(remote, values) {
             guard let value else { continue }
             let key = keys[index]
-            guard value.first == UInt8(ascii: "{"),
-                let response = try? JSONDecoder().decode(IPResponse.self, from: value)
-            else {
+            guard let response = answer(in: value, for: key, at: now) else {
                 onEvent?(.discardedEntry(key: serverKey(for: key)))
                 continue
             }
-            let entry = LookupCacheEntry(response: response, json: value)
-            local?.store(entry, for: key, timeToLive: localTimeToLive(for: key))
-            found[index] = entry
+            local?.store(response, for: key, timeToLive: localTimeToLive(for: key))
+            found[index] = response
         }
         return found
+    }
+
+    /// The server's side of a read: each key's value, or a marker in place of one that is not a
+    /// string or is larger than ARGV[1] bytes, so that no large value is ever sent.
+    static let readScript = """
+        local out = {}
+        for i, key in ipairs(KEYS) do
+          local kind = redis.call('TYPE', key).ok
+          if kind == 'none' then
+            out[i] = false
+          elseif kind ~= 'string' or redis.call('STRLEN', key) > tonumber(ARGV[1]) then
+            out[i] = 'ipdata/refused'
+          else
+            out[i] = redis.call('GET', key)
+          end
+        end
+        return out
+        """
+
+    /// The entry in `value`, read under `key`, when every check passes (see the type's
+    /// documentation).
+    private func answer(in value: Data, for key: LookupCacheKey, at now: Date) -> LookupCacheEntry? {
+        guard
+            case .success(let json) = StoredEntry.json(
+                of: value, for: key, at: now, maximumAge: timeToLive(for: key), secret: secret),
+            json.first == UInt8(ascii: "{"),
+            let response = try? JSONDecoder().decode(IPResponse.self, from: json)
+        else { return nil }
+        // An answer of all fields, or of `ip`, names its address: it must be the key's.
+        if key.fields.isEmpty || key.fields.contains("ip") {
+            guard let ip = response.ip.flatMap({ IPAddress($0)?.description }), ip == key.address else { return nil }
+        }
+        return LookupCacheEntry(response: response, json: json)
     }
 
     /// Keeps the entries in the front tier, and on the server with one pipeline of `SET … PX`.
     public func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) async {
         var commands: [any ValkeyCommand] = []
+        let now = Date()
         for (entry, key) in zip(entries, keys) {
             local?.store(entry, for: key, timeToLive: localTimeToLive(for: key))
             guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)) else { continue }
+            let value = StoredEntry.encode(json, for: key, at: now, secret: secret)
             let milliseconds = max(1, Int((timeToLive(for: key) * 1_000).rounded()))
-            commands.append(SET(ValkeyKey(serverKey(for: key)), value: json, expiration: .milliseconds(milliseconds)))
+            commands.append(SET(ValkeyKey(serverKey(for: key)), value: value, expiration: .milliseconds(milliseconds)))
         }
         guard !commands.isEmpty else { return }
         let pipeline = commands

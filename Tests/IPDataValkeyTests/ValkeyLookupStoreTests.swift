@@ -123,7 +123,9 @@ final class ValkeyLookupStoreTests: XCTestCase {
 
         let server = valkey(port: redis.port)
         let kept = try await server.get(ValkeyKey(first.serverKey(for: key("8.8.8.8"))))
-        XCTAssertEqual(kept.map { Data($0) }, CountingAPI.body("8.8.8.8"), "the API's JSON, as it came")
+        XCTAssertEqual(
+            try split(try XCTUnwrap(kept.map { Data($0) })).json, CountingAPI.body("8.8.8.8"),
+            "the API's JSON, as it came, after the header line")
         XCTAssertEqual(first.serverKey(for: try key("8.8.8.8")), first.configuration.keyPrefix + "8.8.8.8#")
     }
 
@@ -194,8 +196,106 @@ final class ValkeyLookupStoreTests: XCTestCase {
         XCTAssertEqual(answer.city, "Testville")
         XCTAssertEqual(api.count, 1)
         XCTAssertEqual(events.all, [.discardedEntry(key: store.serverKey(for: try key("8.8.8.8")))])
-        let replaced = try await server.get(name).map { Data($0) }
-        XCTAssertEqual(replaced, CountingAPI.body("8.8.8.8"))
+        let stored = try await server.get(name).map { Data($0) }
+        let (header, json) = try split(try XCTUnwrap(stored))
+        XCTAssertEqual(json, CountingAPI.body("8.8.8.8"), "the API's bytes, after the header line")
+        XCTAssertTrue(header.hasPrefix("ipdata/1 ") && header.hasSuffix(" - 8.8.8.8#"), header)
+    }
+
+    /// A stored value's header line and the JSON after it.
+    private func split(_ value: Data) throws -> (header: String, json: Data) {
+        let newline = try XCTUnwrap(value.firstIndex(of: UInt8(ascii: "\n")), "no header line")
+        return (String(decoding: value[..<newline], as: UTF8.self), Data(value[value.index(after: newline)...]))
+    }
+
+    /// What an attacker with access to the server plants: entries with no expiry, for another
+    /// address, empty, too old, too large. None is served; each is a miss, and the lookup's
+    /// answer replaces it.
+    func testPlantedEntriesAreNeverServed() async throws {
+        let redis = try RedisServer.started()
+        let server = valkey(port: redis.port)
+        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        func entry(_ stored: Int64, _ key: String, _ json: String) -> String {
+            "ipdata/1 \(stored) - \(key)\n" + json
+        }
+        let planted: [(address: String, value: String, why: String)] = [
+            ("45.33.32.156", #"{"ip": "45.33.32.156", "city": "Forged"}"#, "the API's JSON alone, no expiry"),
+            ("45.33.32.157", entry(now, "8.8.8.8#", #"{"ip": "8.8.8.8", "city": "F"}"#), "another key's entry"),
+            ("45.33.32.158", entry(now, "45.33.32.158#", #"{"ip": "1.1.1.1", "city": "F"}"#), "another address"),
+            ("45.33.32.159", entry(now, "45.33.32.159#", "{}"), "{}, which names no address"),
+            (
+                "45.33.32.160", entry(now - 90_000_000, "45.33.32.160#", #"{"ip": "45.33.32.160", "city": "F"}"#),
+                "older than its time to live"
+            ),
+            (
+                "45.33.32.161", entry(now + 3_600_000, "45.33.32.161#", #"{"ip": "45.33.32.161", "city": "F"}"#),
+                "stored in the future"
+            ),
+        ]
+        let api = CountingAPI()
+        let events = Events()
+        let store = store(port: redis.port, events: events) { $0.localMaximumEntries = 0 }
+        let client = client(api, store: store)
+        for (address, value, why) in planted {
+            _ = try await server.set(ValkeyKey(store.serverKey(for: try key(address))), value: value)
+            let answer = try await client.lookup(address)
+            XCTAssertEqual(answer.city, "Testville", why)
+            XCTAssertEqual(answer.ip, address, why)
+        }
+        XCTAssertEqual(api.count, planted.count, "every planted entry was a miss")
+        XCTAssertEqual(events.all.count, planted.count, "each reported as discarded: \(events.all)")
+        let again = try await client.lookup("45.33.32.156")
+        XCTAssertEqual(again.city, "Testville")
+        XCTAssertEqual(api.count, planted.count, "the answer replaced the planted entry")
+    }
+
+    /// A huge value is refused by the server's size check before it is sent: a miss, quickly,
+    /// and the store stays available.
+    func testAHugeEntryIsRefusedBeforeItIsSent() async throws {
+        let redis = try RedisServer.started()
+        let server = valkey(port: redis.port)
+        let api = CountingAPI()
+        let events = Events()
+        let store = store(port: redis.port, events: events)
+        let huge = String(repeating: "x", count: 64 << 20)
+        _ = try await server.set(ValkeyKey(store.serverKey(for: try key("45.33.32.156"))), value: huge)
+        let start = ContinuousClock.now
+        let answer = try await client(api, store: store).lookup("45.33.32.156")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(1), "64 MiB were not read")
+        XCTAssertEqual(answer.city, "Testville")
+        XCTAssertEqual(events.all, [.discardedEntry(key: store.serverKey(for: try key("45.33.32.156")))])
+    }
+
+    /// With `entrySecret`, an entry is read only if written with the same secret: instances that
+    /// share it share answers; an entry without it, or with another, is a miss.
+    func testTheSecretAuthenticatesEntries() async throws {
+        let redis = try RedisServer.started()
+        let secret = Data((0..<32).map { UInt8($0) })
+        let api = CountingAPI()
+        func store(_ secret: Data?, _ events: Events? = nil) -> ValkeyLookupStore {
+            self.store(port: redis.port, events: events) {
+                $0.entrySecret = secret
+                $0.localMaximumEntries = 0
+            }
+        }
+        _ = try await client(api, store: store(secret)).lookup("8.8.8.8")
+        _ = try await client(api, store: store(secret)).lookup("8.8.8.8")
+        XCTAssertEqual(api.count, 1, "another instance with the secret reads it")
+        let read = try await valkey(port: redis.port).get(ValkeyKey("test:8.8.8.8#")).map { Data($0) }
+        let value = try XCTUnwrap(read)
+        XCTAssertFalse(String(decoding: value, as: UTF8.self).contains(" - "), "a MAC in the header")
+        XCTAssertFalse(value.contains(secret), "the secret is not stored")
+
+        let other = Events()
+        _ = try await client(api, store: store(Data(repeating: 7, count: 32), other)).lookup("8.8.8.8")
+        XCTAssertEqual(api.count, 2, "another secret: a miss")
+        XCTAssertEqual(other.all, [.discardedEntry(key: "test:8.8.8.8#")])
+
+        let forged = Events()
+        _ = try await client(api, store: store(nil)).lookup("1.1.1.1")
+        _ = try await client(api, store: store(secret, forged)).lookup("1.1.1.1")
+        XCTAssertEqual(api.count, 4, "an entry written without the secret: a miss")
+        XCTAssertEqual(forged.all, [.discardedEntry(key: "test:1.1.1.1#")])
     }
 
     // MARK: - Failing open
