@@ -66,6 +66,40 @@ extension IPDataError: CustomStringConvertible {
     ]
 }
 
+extension IPDataError: Equatable {
+    /// Whether two errors are the same case with the same status code and message; wrapped
+    /// errors are the same when they are of one type, domain and code (`URLError(.timedOut)` is
+    /// `URLError(.timedOut)`, whatever its failing URL). So `XCTAssertEqual` and Swift Testing's
+    /// `#expect(throws: IPDataError.unauthorized(…))` work.
+    public static func == (lhs: IPDataError, rhs: IPDataError) -> Bool {
+        switch (lhs, rhs) {
+        case (.badRequest(let left), .badRequest(let right)),
+            (.unauthorized(let left), .unauthorized(let right)),
+            (.forbidden(let left), .forbidden(let right)),
+            (.notFound(let left), .notFound(let right)):
+            return left == right
+        case (.unexpectedStatus(let leftCode, let left), .unexpectedStatus(let rightCode, let right)):
+            return leftCode == rightCode && left == right
+        case (.decodingFailed(let left), .decodingFailed(let right)),
+            (.networkError(let left), .networkError(let right)):
+            let (leftError, rightError) = (left as NSError, right as NSError)
+            return ObjectIdentifier(type(of: left)) == ObjectIdentifier(type(of: right))
+                && leftError.domain == rightError.domain && leftError.code == rightError.code
+        default:
+            return false
+        }
+    }
+}
+
+extension IPDataError {
+    /// Whether the call was cancelled, its task or its session, rather than failed:
+    /// `networkError` of `URLError(.cancelled)` or of Swift's `CancellationError`.
+    public var isCancellation: Bool {
+        guard case .networkError(let underlying) = self else { return false }
+        return underlying is CancellationError || (underlying as? URLError)?.code == .cancelled
+    }
+}
+
 extension IPDataError: LocalizedError {
     /// The same text as `description`, so that `localizedDescription` is useful too.
     public var errorDescription: String? { description }

@@ -181,8 +181,8 @@ extension TransferWatch.Stop {
                 .timedOut,
                 userInfo: [
                     NSLocalizedDescriptionKey:
-                        "The answer took longer than the deadline of \(Self.seconds(seconds)) (a server sending it "
-                        + "too slowly); see \(setting ?? "IPDataClient.Configuration.deadline")."
+                        "No whole answer within the deadline of \(Self.seconds(seconds)): the server did not "
+                        + "answer, or sent the answer too slowly; see \(setting ?? "IPDataClient.Configuration.deadline")."
                 ])
         case .tooLarge(let bytes):
             return URLError(
