@@ -23,6 +23,9 @@ let package = Package(
         // A lookup cache shared by every instance of an app, on Valkey or Redis: its code needs
         // the `Valkey` trait, without which the product is empty.
         .library(name: "IPDataValkey", targets: ["IPDataValkey"]),
+        // Observers that send what a client does to swift-log, swift-metrics and
+        // swift-distributed-tracing: its code needs the `Observability` trait.
+        .library(name: "IPDataObservability", targets: ["IPDataObservability"]),
     ],
     traits: [
         .trait(
@@ -32,6 +35,10 @@ let package = Package(
         .trait(
             name: "Valkey",
             description: "Builds IPDataValkey's ValkeyLookupStore, a shared lookup cache on valkey-swift."),
+        .trait(
+            name: "Observability",
+            description:
+                "Builds IPDataObservability's observers on swift-log, swift-metrics and swift-distributed-tracing."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -44,7 +51,11 @@ let package = Package(
         // HMAC-SHA256 of the Valkey trait's entries (CryptoKit on Apple platforms, BoringSSL
         // elsewhere). Used only with the Valkey trait.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
-        // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own dependency).
+        // Used only with the Observability trait.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
+        // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own
+        // dependency), and IPDataObservability's.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.3"),
     ],
     targets: [
@@ -62,6 +73,26 @@ let package = Package(
                 "IPData",
                 .product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Valkey"])),
+            ]),
+        .target(
+            name: "IPDataObservability",
+            dependencies: [
+                "IPData",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Observability"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+            ]),
+        // The observers with each library's own test backend (needs the Observability trait).
+        .testTarget(
+            name: "IPDataObservabilityTests",
+            dependencies: [
+                "IPData", "IPDataObservability", "IPDataTesting",
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Observability"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["Observability"])),
             ]),
         // The fleet and outage proof of IPDataValkey (scripts/valkey-fleet.sh): processes that share
         // one store look addresses up against the local server. Needs the Valkey trait.
@@ -86,6 +117,8 @@ let package = Package(
             dependencies: [
                 "IPData",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                // The request's logger for IPDataLoggingObserver, when Observability is on too.
+                .target(name: "IPDataObservability", condition: .when(traits: ["Observability"])),
             ]),
         // IPDataMiddleware in a Hummingbird app (HummingbirdTesting) against the local server
         // (needs the Hummingbird trait; without it the target builds empty).
@@ -96,6 +129,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .target(name: "IPDataObservability", condition: .when(traits: ["Observability"])),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Observability"])),
             ]),
         .testTarget(
             name: "IPDataTests", dependencies: ["IPData", "IPDataLibC", "IPDataTestSupport"],

@@ -2,6 +2,9 @@
 import Foundation
 import Hummingbird
 import IPData
+#if Observability
+import IPDataObservability
+#endif
 
 /// A Hummingbird middleware that looks up each request's client with the ipdata.co API and puts
 /// the answer in the request context (`IPDataRequestContext.ipData`) for the routes after it.
@@ -81,7 +84,14 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
+        #if Observability
+        // The client's log lines carry the request's metadata (its request id).
+        let info = await IPDataLoggingObserver.$requestLogger.withValue(context.logger) {
+            await clientInfo(for: request, context: context)
+        }
+        #else
         let info = await clientInfo(for: request, context: context)
+        #endif
         context.ipData = info
         switch info.outcome {
         case .failed where failureMode == .closed:

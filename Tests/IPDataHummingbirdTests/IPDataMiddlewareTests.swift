@@ -5,6 +5,11 @@ import HummingbirdTesting
 import IPData
 import IPDataHummingbird
 import IPDataTestSupport
+#if Observability
+import IPDataObservability
+import InMemoryLogging
+import Logging
+#endif
 import NIOCore
 import XCTest
 
@@ -299,6 +304,33 @@ final class IPDataMiddlewareTests: XCTestCase {
         _ = try await get(unanswered, forwardedFor: "8.8.8.8", expect: .tooManyRequests)
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(1), "turned away at the budget's end")
     }
+
+    #if Observability
+    /// With the Observability trait, the client's log lines inside a request are the request's
+    /// logger's: they carry Hummingbird's request id.
+    func testTheClientLogsWithTheRequestsLogger() async throws {
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "app") { _ in logs }
+        logger.logLevel = .debug
+        var configuration = IPDataClient.Configuration(
+            baseURL: URL(string: environment["IPDATA_TEST_URL_NORMAL"]!)!, connection: .owned(.ephemeral))
+        configuration.observer = IPDataLoggingObserver(logger: Logger(label: "unused"))
+        let client = IPDataClient(apiKey: environment["IPDATA_TEST_KEY"] ?? "test-key", configuration: configuration)
+        let router = Router(context: AppContext.self)
+        router.add(middleware: IPDataMiddleware(client: client, resolver: resolver))
+        router.get("/") { _, _ in "ok" }
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        try await app.test(.live) { http in
+            var headers = HTTPFields()
+            headers[.init("X-Forwarded-For")!] = "8.8.8.8"
+            _ = try await http.execute(uri: "/", method: .get, headers: headers) { $0.status }
+        }
+        let line = try XCTUnwrap(logs.entries.first { $0.message.description == "ipdata request" }, "\(logs.entries)")
+        XCTAssertNotNil(line.metadata["hb.request.id"], "the request's id: \(line.metadata)")
+        XCTAssertEqual(line.metadata["http.response.status_code"], "200")
+    }
+    #endif
 
     func testASpoofedHeaderFromAnUntrustedPeerIsIgnored() async throws {
         let untrusting = try ClientAddressResolver(trustedProxies: ["10.0.0.0/8"])
