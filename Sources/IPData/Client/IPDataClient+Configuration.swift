@@ -79,6 +79,26 @@ extension IPDataClient {
             self.maximumResponseSize = maximumResponseSize
         }
 
+        /// A configuration with a store behind the cache, such as `ValkeyLookupStore`, and an
+        /// `observer`; the other parameters are those of `init(baseURL:connection:cache:…)`.
+        ///
+        /// ```swift
+        /// let configuration = IPDataClient.Configuration(cache: LookupCache(), cacheStore: store)
+        /// ```
+        public init(
+            baseURL: URL = IPDataClient.defaultBaseURL, connection: Connection = .shared, cache: LookupCache? = nil,
+            cacheStore: (any LookupCacheStore)?, retryPolicy: RetryPolicy = .default, allowsInsecureHTTP: Bool = false,
+            maximumConcurrentRequests: Int = 16, deadline: TimeInterval? = nil,
+            maximumResponseSize: Int = 10 * 1_048_576, observer: (any IPDataObserver)? = nil
+        ) {
+            self.init(
+                baseURL: baseURL, connection: connection, cache: cache, retryPolicy: retryPolicy,
+                allowsInsecureHTTP: allowsInsecureHTTP, maximumConcurrentRequests: maximumConcurrentRequests,
+                deadline: deadline, maximumResponseSize: maximumResponseSize)
+            self.cacheStore = cacheStore
+            self.observer = observer
+        }
+
         /// The configuration with every property at its default: `URLSession.shared`, no cache,
         /// the default retry policy.
         ///

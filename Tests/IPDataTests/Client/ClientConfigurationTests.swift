@@ -56,6 +56,38 @@ final class ClientConfigurationTests: MockedClientTestCase {
 
     /// The contract's initialisers are conveniences over the configuration: the same client.
     /// (1.1.0's others, now deprecated, are pinned in Compatibility110Tests.)
+    /// A store and an observer in the initialiser: a lookup reads the store, and the observer
+    /// hears of it.
+    func testAStoreAndAnObserverCanBeGivenToTheInitialiser() async throws {
+        final class Store: LookupCacheStore, @unchecked Sendable {
+            // @unchecked Sendable: `reads` is only touched under `lock`.
+            private let lock = NSLock()
+            private var reads = 0
+            var count: Int { lock.withLock { reads } }
+            func entry(for key: LookupCacheKey) async -> LookupCacheEntry? {
+                lock.withLock { reads += 1 }
+                return LookupCacheEntry(json: Data(#"{"ip": "8.8.8.8", "city": "Stored"}"#.utf8))
+            }
+            func store(_ entry: LookupCacheEntry, for key: LookupCacheKey) async {}
+        }
+        final class Reads: IPDataObserver, @unchecked Sendable {
+            // @unchecked Sendable: `tiers` is only touched under `lock`.
+            private let lock = NSLock()
+            private var tiers: [IPDataCacheRead.Tier] = []
+            var all: [IPDataCacheRead.Tier] { lock.withLock { tiers } }
+            func cacheRead(_ read: IPDataCacheRead) { lock.withLock { tiers.append(read.tier) } }
+        }
+        let store = Store()
+        let reads = Reads()
+        let configuration = IPDataClient.Configuration(
+            connection: .transport(StubTransport()), cacheStore: store, observer: reads)
+        let answer = try await IPDataClient(apiKey: "test-key", configuration: configuration).lookup("8.8.8.8")
+        XCTAssertEqual(answer.city, "Stored")
+        XCTAssertEqual(store.count, 1)
+        XCTAssertEqual(reads.all, [.store])
+        XCTAssertNil(IPDataClient.Configuration(cacheStore: nil).cacheStore)
+    }
+
     func testEveryEarlierInitialiserStandsForAConfiguration() {
         let session = MockURLProtocol.makeSession()
         let bySession = IPDataClient(apiKey: "k", baseURL: IPDataClient.euBaseURL, session: session)
