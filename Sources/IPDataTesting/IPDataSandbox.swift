@@ -44,8 +44,17 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     private struct State {
         var answers: [String: (status: Int, body: Data)] = [:]
         var failure: IPDataScenario?
+        var delay: Double = 0
         var bulkRefused = false
         var requests: [Request] = []
+        var ownAddress = IPDataScenario.residential.ip!
+    }
+
+    /// The address `lookup()` with no argument answers for, the device's own: the `residential`
+    /// sample's by default. Any address the sandbox answers will do.
+    public var ownAddress: String {
+        get { withState { $0.ownAddress } }
+        set { withState { $0.ownAddress = newValue } }
     }
 
     // @unchecked Sendable (the class): `state`, its one mutable property, is only used under `lock`.
@@ -76,7 +85,7 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
             switch scenario.reply {
             case .lookup(let body):
                 if let ip = scenario.ip { state.answers[Self.key(ip)] = (200, Data(body.utf8)) }
-            case .apiError(let status, let message, let scope):
+            case .apiError(let status, let message, let scope, _):
                 switch scope {
                 case .everyRequest: state.failure = scenario
                 case .bulkRequests: state.bulkRefused = true
@@ -85,6 +94,8 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
                 }
             case .networkFailure:
                 state.failure = scenario
+            case .slow(let seconds):
+                state.delay = seconds
             }
         }
     }
@@ -127,21 +138,33 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
         let bulkAddresses: [String]
         if case .bulk(let addresses) = call { bulkAddresses = addresses } else { bulkAddresses = [] }
 
-        let (failure, bulkRefused) = withState { state -> (IPDataScenario?, Bool) in
+        let (failure, bulkRefused, delay, ownAddress) = withState {
+            state -> (IPDataScenario?, Bool, Double, String) in
             state.requests.append(Request(method: method, path: path, fields: fields, bulkAddresses: bulkAddresses))
-            return (state.failure, state.bulkRefused)
+            let failure = state.failure.flatMap {
+                $0.requestNumbers?.contains(state.requests.count) == false ? nil : $0
+            }
+            return (failure, state.bulkRefused, state.delay, state.ownAddress)
+        }
+        if delay > 0 {
+            do {
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            } catch {
+                throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: url])
+            }
         }
         if let failure {
             switch failure.reply {
             case .networkFailure(let code): throw URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url])
-            case .apiError(let status, let message, _): return Self.response(status, Self.messageBody(message))
-            case .lookup: break
+            case .apiError(let status, let message, _, let headers):
+                return Self.response(status, Self.messageBody(message), headers: headers)
+            case .lookup, .slow: break
             }
         }
         if case .badRequest(let message)? = refusal { return Self.response(400, Self.messageBody(message)) }
         switch call {
         case .ownAddress:
-            return Self.response(200, Self.select(fields, from: answer(for: IPDataScenario.residential.ip!).body))
+            return Self.response(200, Self.select(fields, from: answer(for: ownAddress).body))
         case .bulk(let addresses):
             if bulkRefused { return Self.response(403, Self.messageBody(APIMessage.bulkNotInPlan)) }
             return bulk(addresses, fields: fields)
@@ -248,8 +271,12 @@ public final class IPDataSandbox: IPDataTransport, @unchecked Sendable {
     }
 
     private static func response(
-        _ status: Int, _ body: Data, contentType: String = "application/json"
+        _ status: Int, _ body: Data, contentType: String = "application/json", headers: [String: String] = [:]
     ) -> IPDataTransportResponse {
-        IPDataTransportResponse(statusCode: status, headers: [("Content-Type", contentType)], body: body)
+        IPDataTransportResponse(
+            statusCode: status,
+            headers: [(name: "Content-Type", value: contentType)]
+                + headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            body: body)
     }
 }

@@ -10,21 +10,34 @@ import FoundationNetworking
 ///
 /// Address scenarios answer lookups of their `ip` with a full sample lookup object. The others
 /// make a sandbox answer with a documented API error or a network failure; see each one.
-public struct IPDataScenario: Sendable, Hashable {
+public struct IPDataScenario: Sendable, Hashable, CustomStringConvertible {
     /// A short name for messages, such as `tor exit`.
     public let name: String
+    /// The name: what a parameterised test (Swift Testing's arguments, XCTest's messages) shows.
+    public var description: String { name }
     /// The address whose lookups this scenario answers, or nil for a scenario that is not about
     /// one address.
     public let ip: String?
     let reply: Reply
+    /// The requests it is about, counted from 1 in the sandbox; nil for every one.
+    let requestNumbers: Set<Int>?
 
     enum Reply: Sendable, Hashable {
         /// A JSON lookup object for `ip`.
         case lookup(String)
-        /// An API error with this status and message, for the requests in `scope`.
-        case apiError(status: Int, message: String, scope: Scope)
+        /// An API error with this status, message and headers, for the requests in `scope`.
+        case apiError(status: Int, message: String, scope: Scope, headers: [String: String] = [:])
         /// No HTTP answer at all.
         case networkFailure(URLError.Code)
+        /// Every answer, this many seconds late.
+        case slow(seconds: Double)
+    }
+
+    init(name: String, ip: String?, reply: Reply, requestNumbers: Set<Int>? = nil) {
+        self.name = name
+        self.ip = ip
+        self.reply = reply
+        self.requestNumbers = requestNumbers
     }
 
     enum Scope: Sendable, Hashable {
@@ -90,6 +103,48 @@ extension IPDataScenario {
     /// `URLError(.notConnectedToInternet)`.
     public static let networkFailure = IPDataScenario(
         name: "network failure", ip: nil, reply: .networkFailure(.notConnectedToInternet))
+
+    /// Every answer comes `seconds` late (a cancelled call ends at once, with
+    /// `URLError(.cancelled)`): for timeouts, latency budgets and loading states.
+    public static func slowAnswers(seconds: Double) -> IPDataScenario {
+        IPDataScenario(name: "answers \(seconds) s late", ip: nil, reply: .slow(seconds: seconds))
+    }
+
+    /// Every request fails with 429 and `Retry-After: seconds`: `IPDataError.unexpectedStatus`
+    /// with status 429, unless the client's `RetryPolicy` waits and tries again.
+    public static func rateLimited(retryAfter seconds: Int) -> IPDataScenario {
+        IPDataScenario(
+            name: "429, retry after \(seconds) s", ip: nil,
+            reply: .apiError(
+                status: 429, message: "Too many requests.", scope: .everyRequest,
+                headers: ["Retry-After": "\(seconds)"]))
+    }
+
+    /// Every request fails with `status`, a server error (503 by default):
+    /// `IPDataError.unexpectedStatus`, unless the client's `RetryPolicy` tries again.
+    public static func serverError(status: Int = 503) -> IPDataScenario {
+        IPDataScenario(
+            name: "HTTP \(status)", ip: nil,
+            reply: .apiError(status: status, message: "The server is unavailable.", scope: .everyRequest))
+    }
+
+    /// Every request times out: `IPDataError.networkError` wrapping `URLError(.timedOut)`.
+    public static let timeout = IPDataScenario(name: "timeout", ip: nil, reply: .networkFailure(.timedOut))
+
+    /// Every request dies with its connection, as when a server closes a pooled connection:
+    /// `URLError(.networkConnectionLost)`, which the default policy resends once for a bulk request.
+    public static let deadConnection = IPDataScenario(
+        name: "dead connection", ip: nil, reply: .networkFailure(.networkConnectionLost))
+
+    /// This scenario for the `numbers` requests of the sandbox alone (counted from 1, in the
+    /// order they arrive), and the normal answer for the others: `.serverError().onRequests(1)`
+    /// fails the first request and answers its retry.
+    public func onRequests(_ numbers: Int...) -> IPDataScenario {
+        let list = numbers.map(String.init).joined(separator: ", ")
+        return IPDataScenario(
+            name: "\(name), request\(numbers.count == 1 ? "" : "s") \(list)", ip: ip, reply: reply,
+            requestNumbers: Set(numbers))
+    }
 
     /// The address scenarios, which a new sandbox answers by default.
     public static let addresses: [IPDataScenario] = [
