@@ -42,6 +42,7 @@ final class StreamEvents: Sendable {
     /// `ipdata: TEXT` on standard error, on a line of its own.
     @Sendable static func printOnStandardError(_ text: String) {
         let clear = Terminal.isTerminal(2) ? "\r\u{1B}[K" : ""
+        try? OutputSink.current?.flush()
         FileHandle.standardError.write(Data((clear + "ipdata: " + text + "\n").utf8))
     }
 

@@ -79,8 +79,10 @@ final class JSONWriter: RecordWriter {
     }
 
     func finish() throws {
-        guard style == .array else { return }
-        sink.setTrailer(nil)
-        try sink.write(count == 0 ? "[]\n" : "\n]\n")
+        if style == .array {
+            sink.setTrailer(nil)
+            try sink.write(count == 0 ? "[]\n" : "\n]\n")
+        }
+        try sink.flush()
     }
 }

@@ -10,7 +10,8 @@ protocol RecordWriter: AnyObject {
     /// Whether records are printed as JSON, from the bytes the API sent (no values needed).
     var printsJSON: Bool { get }
     /// Prints whatever the format needs at the end (a closing bracket, a table's rows held back
-    /// for aligning, a CSV header when there were no records).
+    /// for aligning, a CSV header when there were no records), and writes out what the sink
+    /// holds (`OutputSink.flush()`).
     func finish() throws
 }
 
