@@ -211,9 +211,9 @@ private final class BarClearingWriter: RecordWriter {
         try writer.write(record)
     }
 
-    func write(json: Data, orRecord record: () throws -> Record) throws {
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws {
         console.clearStatus()
-        try writer.write(json: json, orRecord: record)
+        try writer.write(json: json, isCompact: isCompact, orRecord: record)
     }
 
     var printsJSON: Bool { writer.printsJSON }

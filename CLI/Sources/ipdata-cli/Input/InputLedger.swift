@@ -30,6 +30,8 @@ final class InputLedger: Sendable {
         let record: Record
         /// The bytes the API sent, when the record was written from them.
         var json: Data?
+        /// Whether `json` has no whitespace between its tokens (an answer from the disk cache).
+        var isCompact = false
         let failed: Bool
         let status: ExitStatus
         /// The API's refusal of a private or reserved address, answered without a request.

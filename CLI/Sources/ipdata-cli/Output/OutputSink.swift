@@ -421,26 +421,26 @@ final class OutputSink: Sendable {
         try write(Data(text.utf8))
     }
 
-    /// Writes `bytes`, a whole record or more. Throws when the destination cannot be written
-    /// (this write's, or an earlier one's that was buffered).
-    func write(_ bytes: Data) throws {
+    /// Writes `bytes`, a whole record or more, and a line end after them when `endingTheLine`.
+    /// Throws when the destination cannot be written (this write's, or an earlier one's that was
+    /// buffered).
+    func write(_ bytes: Data, endingTheLine: Bool = false) throws {
         try state.withLock { state in
             guard !state.isClosed else { return }
             try Self.throwFailure(&state)
-            guard buffers else {
-                try write(bytes, &state)
-                state.written += bytes.count
+            let count = bytes.count + (endingTheLine ? 1 : 0)
+            guard buffers, count < Self.bufferSize else {
+                try writePending(&state)
+                try write(endingTheLine ? bytes + [0x0A] : bytes, &state)
+                state.written += count
                 return
             }
-            if state.pending.count + bytes.count > Self.bufferSize { try writePending(&state) }
-            if bytes.count >= Self.bufferSize {
-                try write(bytes, &state)
-            } else {
-                if state.pending.capacity < Self.bufferSize { state.pending.reserveCapacity(Self.bufferSize) }
-                state.pending.append(contentsOf: bytes)
-                if !state.flushScheduled { scheduleFlush(&state) }
-            }
-            state.written += bytes.count
+            if state.pending.count + count > Self.bufferSize { try writePending(&state) }
+            if state.pending.capacity < Self.bufferSize { state.pending.reserveCapacity(Self.bufferSize) }
+            state.pending.append(contentsOf: bytes)
+            if endingTheLine { state.pending.append(0x0A) }
+            if !state.flushScheduled { scheduleFlush(&state) }
+            state.written += count
         }
     }
 

@@ -14,9 +14,10 @@ enum RawJSON {
 
     /// `json` indented as `JSONValue.jsonText(pretty: true)` writes JSON, two spaces a level,
     /// `"key": value`, `{}` and `[]` for empty containers; each line after the first starts with
-    /// `indent` too (an element of an array). Its tokens are the API's bytes.
-    static func prettyPrinted(_ json: Data, indent: String = "") -> Data {
-        let compact = compacted(json)
+    /// `indent` too (an element of an array). Its tokens are the API's bytes. `isCompact` when
+    /// `json` has no whitespace between its tokens already.
+    static func prettyPrinted(_ json: Data, indent: String = "", isCompact: Bool = false) -> Data {
+        let compact = isCompact ? json : compacted(json)
         var out = Data()
         out.reserveCapacity(compact.count * 2)
         let prefix = Data(indent.utf8)
