@@ -11,13 +11,17 @@ enum AnswerDigest {
     /// The digest of `json` kept under `address` and `fields` (joined by commas) in `scope`, as
     /// the table's `digest` column holds it.
     static func digest(of json: Data, scope: Data, address: String, fields: String) -> Int64 {
-        var key = scope
-        key.append(0)
-        key.append(contentsOf: address.utf8)
-        key.append(0)
-        key.append(contentsOf: fields.utf8)
-        let seed = key.withUnsafeBytes { xxh64($0, seed: 0) }
+        // Each part of the key seeds the hash of the next, the answer's bytes last.
+        var seed = scope.withUnsafeBytes { xxh64($0, seed: 0) }
+        seed = xxh64(address, seed: seed)
+        seed = xxh64(fields, seed: ~seed)
         return Int64(bitPattern: json.withUnsafeBytes { xxh64($0, seed: seed) })
+    }
+
+    /// XXH64 of `text`'s UTF-8 bytes.
+    private static func xxh64(_ text: String, seed: UInt64) -> UInt64 {
+        var text = text
+        return text.withUTF8 { xxh64(UnsafeRawBufferPointer($0), seed: seed) }
     }
 
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87

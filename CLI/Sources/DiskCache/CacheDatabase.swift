@@ -228,10 +228,11 @@ package final class CacheDatabase: @unchecked Sendable {
             }
             func read(fields: String, positions: ArraySlice<Int>) throws(SQLiteError) {
                 let placeholders = (0..<positions.count).map { "?\($0 + 3)" }.joined(separator: ",")
+                // A lookup of some fields may be answered by the full answer (fields '') too.
                 let select = try connection.statement(
                     """
                     SELECT address, rowid, fields, stored, json, digest FROM answer
-                    WHERE scope = ?1 AND fields IN (?2, '') AND address IN (\(placeholders))
+                    WHERE scope = ?1 AND fields \(fields.isEmpty ? "= ?2" : "IN (?2, '')") AND address IN (\(placeholders))
                     """)
                 defer { select.reset() }
                 select.bind(scope.digest, at: 1)
