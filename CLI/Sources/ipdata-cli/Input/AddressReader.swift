@@ -216,8 +216,12 @@ struct AddressReader: AsyncSequence, Sendable {
         private mutating func record(startingWith line: String, number: Int, from reader: LineReader) async throws
             -> (fields: [String], problem: String?)
         {
-            // Most lines are a bare address: no need to parse them.
-            guard line.contains(where: { $0 == separator || $0 == "\"" }) else {
+            // Most lines are a bare address: no need to parse them. Their bytes tell at once when
+            // the line holds neither character (both are ASCII: their byte is in any line that does).
+            let separatorByte = separator.asciiValue ?? 0
+            guard line.utf8.contains(where: { $0 == separatorByte || $0 == UInt8(ascii: "\"") }),
+                line.contains(where: { $0 == separator || $0 == "\"" })
+            else {
                 return ([AddressReader.trimmed(line)], nil)
             }
             var record = line
