@@ -16,6 +16,8 @@
 # Uses the server that IPDATA_TEST_SERVER_DIR (default /tmp/ipdata-test-server) names, started
 # when it is not running (TestServer/start; IPDATA_TEST_SERVER_PORT_BASE picks its ports).
 # IPDATA_CLI_BUILD names the scratch folder of the release build (default /tmp/ipdata-cli-release-build).
+# IPDATA_CLI_STATIC=1 builds the binary as README installs it on Linux (--static-swift-stdlib),
+# which starts in less time (fewer libraries for the dynamic linker).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -28,7 +30,9 @@ export IPDATA_TEST_SERVER_DIR=${IPDATA_TEST_SERVER_DIR:-/tmp/ipdata-test-server}
 . "$IPDATA_TEST_SERVER_DIR/env"
 
 build=${IPDATA_CLI_BUILD:-/tmp/ipdata-cli-release-build}
-swift build -c release --package-path "$repo/CLI" --product ipdata --scratch-path "$build" >/dev/null
+static=()
+[ "${IPDATA_CLI_STATIC:-0}" = 1 ] && static=(--static-swift-stdlib)
+swift build -c release --package-path "$repo/CLI" --product ipdata "${static[@]}" --scratch-path "$build" >/dev/null
 ipdata=$build/release/ipdata
 work=$(mktemp -d /tmp/ipdata-cache-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -58,7 +62,7 @@ run() { # NAME ROUND [OPTIONS…]: one bulk run over the file; appends "NAME ROU
         "$requests"
 }
 
-echo "$count distinct addresses, $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "$count distinct addresses, $rounds rounds, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)${static:+, --static-swift-stdlib}"
 for round in $(seq 1 "$rounds"); do
     echo "round $round"
     export IPDATA_CACHE_DIR=$work/cache-$round
