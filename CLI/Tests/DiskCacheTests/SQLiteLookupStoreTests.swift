@@ -258,7 +258,8 @@ final class SQLiteLookupStoreTests: XCTestCase {
         _ = try cache.database()
         let connection = try SQLiteConnection(path: cache.databasePath, busyTimeout: 1_000)
         try connection.execute(
-            #"UPDATE answer SET json = CAST(replace(CAST(json AS TEXT), '"US"', '"XX"') AS BLOB) WHERE address = '8.8.8.8'"#)
+            #"UPDATE answer SET json = CAST(replace(CAST(json AS TEXT), '"US"', '"XX"') AS BLOB) WHERE address = '8.8.8.8'"#
+        )
         try connection.execute("UPDATE answer SET address = '9.9.9.9' WHERE address = '8.8.4.4'")
         XCTAssertNil(store.entry(for: key("8.8.8.8")), "changed bytes")
         XCTAssertNil(store.entry(for: key("9.9.9.9")), "another address")

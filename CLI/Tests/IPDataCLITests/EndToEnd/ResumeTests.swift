@@ -257,7 +257,8 @@ final class ResumeTests: CommandLineTestCase {
         Thread.sleep(forTimeInterval: 1)  // the backend logs a request a moment after its answer
         let answered = try sentAddresses(since: mark, requests: 0).addresses.count
         let partial = try XCTUnwrap(try partialOutputs(of: output).first, stopped)
-        let text = try String(contentsOf: output.deletingLastPathComponent().appendingPathComponent(partial), encoding: .utf8)
+        let text = try String(
+            contentsOf: output.deletingLastPathComponent().appendingPathComponent(partial), encoding: .utf8)
         XCTAssertEqual(text.last, "\n", "whole records")
         let ips = try text.split(separator: "\n").map { line -> String in
             guard case .string(let ip)? = try object(line)["ip"] else { return "" }
