@@ -2,9 +2,10 @@ import Foundation
 import IPData
 
 /// The cache's database: one SQLite file per user, `answers.sqlite` in the cache's folder, that
-/// every `ipdata` process of the user shares. It keeps the API's JSON of each answer under its
-/// scope, its address and its fields, with the time it was stored; `SQLiteLookupStore` reads and
-/// fills it for one scope, `info()` and `clear()` see all of them.
+/// every `ipdata` process of the user shares. It keeps the API's JSON of each answer, compacted
+/// (`CompactJSON`), under its scope, its address and its fields, with the time it was stored and
+/// its digest (`AnswerDigest`); `SQLiteLookupStore` reads and fills it for one scope, `info()`
+/// and `clear()` see all of them.
 ///
 /// - Trust: it opens only a folder and files that are the user's own and that no one else may
 ///   write to, none of them a symbolic link, and only regular files (see `CacheFolder`). When
@@ -39,19 +40,22 @@ package final class CacheDatabase: @unchecked Sendable {
     static let pageSize = 8_192
     /// `PRAGMA application_id`: "IPDC". With `schemaVersion`, what tells our database from others.
     static let applicationID: Int64 = 0x4950_4443
-    /// `PRAGMA user_version`: the schema's version.
-    static let schemaVersion: Int64 = 1
+    /// `PRAGMA user_version`: the schema's version. 2: answers compacted, with their digest.
+    static let schemaVersion: Int64 = 2
 
     /// The table of answers: the scope's digest, the canonical address, the fields (sorted,
-    /// comma-separated, empty for all), the time stored (milliseconds since 1970) and the
-    /// API's JSON. Its own rowid, so that a replaced entry is new (`INSERT OR REPLACE`).
+    /// comma-separated, empty for all), the time stored (milliseconds since 1970), the API's
+    /// JSON (compacted) and the digest of the JSON and its key (`AnswerDigest`), which a row not
+    /// written by the cache lacks. Its own rowid, so that a replaced entry is new
+    /// (`INSERT OR REPLACE`).
     static let schema = """
         CREATE TABLE answer (
             scope BLOB NOT NULL,
             address TEXT NOT NULL,
             fields TEXT NOT NULL,
             stored INTEGER NOT NULL,
-            json BLOB NOT NULL
+            json BLOB NOT NULL,
+            digest INTEGER
         );
         CREATE UNIQUE INDEX answer_key ON answer (scope, address, fields);
         CREATE INDEX answer_age ON answer (stored);
@@ -203,58 +207,79 @@ package final class CacheDatabase: @unchecked Sendable {
         /// When it was stored, in milliseconds since 1970.
         let stored: Int64
         let json: Data
-        /// Whether `json` is one well-formed JSON object without a `message` member (SQLite's
-        /// `json_valid` and `json_type`).
-        let isAnswerObject: Bool
-        /// The object's `ip` member, when it is a string.
-        let ip: String?
+        /// Whether the row's digest is that of its JSON and its key (`AnswerDigest`): the cache
+        /// wrote it, after checking it was an answer, and it is as it was written.
+        let isIntact: Bool
     }
 
+    /// The most addresses one statement of `storedAnswers` reads.
+    static let addressesPerRead = 100
+
     /// For each of `keys`, the entries of `scope` for its address with its fields, or with all
-    /// fields: at most two. Read in one transaction, so from one state of the database.
+    /// fields: at most two. Read in one transaction, so from one state of the database, up to
+    /// `addressesPerRead` addresses a statement.
     func storedAnswers(scope: CacheScope, keys: [LookupCacheKey]) -> [[StoredAnswer]] {
         let found = withConnection { connection throws(SQLiteError) -> [[StoredAnswer]] in
-            let select = try connection.statement(
-                // The JSON checked by SQLite's own parser, in C: well formed, one object, no
-                // `message`, and its `ip` (SQLite before 3.45 takes JSON as text only).
-                """
-                SELECT rowid, fields, stored, json,
-                    CASE WHEN json_valid(CAST(json AS TEXT)) THEN json_type(CAST(json AS TEXT)) = 'object'
-                        AND json_type(CAST(json AS TEXT), '$.message') IS NULL ELSE 0 END,
-                    CASE WHEN json_valid(CAST(json AS TEXT)) AND json_type(CAST(json AS TEXT), '$.ip') = 'text'
-                        THEN json_extract(CAST(json AS TEXT), '$.ip') END
-                FROM answer WHERE scope = ?1 AND address = ?2 AND fields IN (?3, '')
-                """)
-            func read(_ key: LookupCacheKey) throws(SQLiteError) -> [StoredAnswer] {
+            // The keys of one field set are read together; a lookup stream's keys share one.
+            var rows = [[StoredAnswer]](repeating: [], count: keys.count)
+            var positions: [String: [Int]] = [:]
+            for (position, key) in keys.enumerated() {
+                positions[key.fields.joined(separator: ","), default: []].append(position)
+            }
+            func read(fields: String, positions: ArraySlice<Int>) throws(SQLiteError) {
+                let placeholders = (0..<positions.count).map { "?\($0 + 3)" }.joined(separator: ",")
+                // A lookup of some fields may be answered by the full answer (fields '') too.
+                let select = try connection.statement(
+                    """
+                    SELECT address, rowid, fields, stored, json, digest FROM answer
+                    WHERE scope = ?1 AND fields \(fields.isEmpty ? "= ?2" : "IN (?2, '')") AND address IN (\(placeholders))
+                    """)
                 defer { select.reset() }
                 select.bind(scope.digest, at: 1)
-                select.bind(key.address, at: 2)
-                select.bind(key.fields.joined(separator: ","), at: 3)
-                var rows: [StoredAnswer] = []
-                while try select.step() {
-                    rows.append(
-                        StoredAnswer(
-                            rowID: select.integer(at: 0), fields: select.text(at: 1), stored: select.integer(at: 2),
-                            json: select.data(at: 3), isAnswerObject: select.integer(at: 4) != 0,
-                            ip: select.isNull(at: 5) ? nil : select.text(at: 5)))
+                select.bind(fields, at: 2)
+                var wanted: [String: [Int]] = [:]
+                for (index, position) in positions.enumerated() {
+                    let address = keys[position].address
+                    select.bind(address, at: Int32(index + 3))
+                    wanted[address, default: []].append(position)
                 }
-                return rows
+                while try select.step() {
+                    let address = select.text(at: 0)
+                    guard let places = wanted[address] else { continue }
+                    let rowFields = select.text(at: 2)
+                    let json = select.data(at: 4)
+                    let digest = select.isNull(at: 5) ? nil : select.integer(at: 5)
+                    let answer = StoredAnswer(
+                        rowID: select.integer(at: 1), fields: rowFields, stored: select.integer(at: 3), json: json,
+                        isIntact: digest
+                            == AnswerDigest.digest(of: json, scope: scope.digest, address: address, fields: rowFields))
+                    for place in places { rows[place].append(answer) }
+                }
             }
-            if keys.count == 1 { return [try read(keys[0])] }
-            return try connection.transaction(writing: false) { () throws(SQLiteError) in
-                var rows: [[StoredAnswer]] = []
-                rows.reserveCapacity(keys.count)
-                for key in keys { rows.append(try read(key)) }
-                return rows
+            func readAll() throws(SQLiteError) {
+                for (fields, all) in positions {
+                    var start = all.startIndex
+                    while start < all.endIndex {
+                        let end = min(start + Self.addressesPerRead, all.endIndex)
+                        try read(fields: fields, positions: all[start..<end])
+                        start = end
+                    }
+                }
             }
+            if keys.count <= Self.addressesPerRead, positions.count == 1 {
+                try readAll()
+            } else {
+                try connection.transaction(writing: false) { () throws(SQLiteError) in try readAll() }
+            }
+            return rows
         }
         return found ?? Array(repeating: [], count: keys.count)
     }
 
-    /// Keeps each JSON for its key in `scope`, replacing what was there, stored now: in one
-    /// transaction; but only those that SQLite reads as one JSON object without `message` and
-    /// that `admits`, given the object's `ip` (nil when it has none as a string). Then checks the
-    /// bound, when it is time to.
+    /// Keeps each JSON for its key in `scope`, replacing what was there, stored now, with its
+    /// digest: in one transaction; but only those that SQLite reads as one JSON object without
+    /// `message` and that `admits`, given the object's `ip` (nil when it has none as a string).
+    /// Then checks the bound, when it is time to.
     func write(
         scope: CacheScope, answers: [(key: LookupCacheKey, json: Data)],
         admits: (_ ip: String?, _ key: LookupCacheKey) -> Bool
@@ -271,7 +296,10 @@ package final class CacheDatabase: @unchecked Sendable {
                             THEN json_extract(CAST(?1 AS TEXT), '$.ip') END
                     """)
                 let insert = try connection.statement(
-                    "INSERT OR REPLACE INTO answer (scope, address, fields, stored, json) VALUES (?1, ?2, ?3, ?4, ?5)")
+                    """
+                    INSERT OR REPLACE INTO answer (scope, address, fields, stored, json, digest)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    """)
                 for (key, json) in answers {
                     check.bind(json, at: 1)
                     let hasRow = try check.step()
@@ -279,11 +307,14 @@ package final class CacheDatabase: @unchecked Sendable {
                     let ip = hasRow && !check.isNull(at: 1) ? check.text(at: 1) : nil
                     check.reset()
                     guard isAnswerObject, admits(ip, key) else { continue }
+                    let fields = key.fields.joined(separator: ",")
                     insert.bind(scope.digest, at: 1)
                     insert.bind(key.address, at: 2)
-                    insert.bind(key.fields.joined(separator: ","), at: 3)
+                    insert.bind(fields, at: 3)
                     insert.bind(stored, at: 4)
                     insert.bind(json, at: 5)
+                    insert.bind(
+                        AnswerDigest.digest(of: json, scope: scope.digest, address: key.address, fields: fields), at: 6)
                     try insert.run()
                 }
                 try keepWithinBound(connection, written: answers.count)

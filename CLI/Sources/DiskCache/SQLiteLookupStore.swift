@@ -12,11 +12,12 @@ import IPData
 /// `threat` serve for 24 hours, its threat data for 15 minutes.
 ///
 /// Only answers are kept: a JSON object of at most 64 KiB (`AnswerCheck.largestAnswer`), without
-/// `message`, whose `ip` is the address it is kept under; anything else is not stored. What is
-/// read back is checked the same way (by SQLite's JSON functions, in the query), and its age and
-/// fields, before it is served, as the API's bytes (`LookupCacheEntry(json:)`): an entry that
-/// fails is a miss, and is removed. A store never throws; see `CacheDatabase` for sharing, damage
-/// and the bound.
+/// `message`, whose `ip` is the address it is kept under; anything else is not stored. It is kept
+/// compacted (`CompactJSON`: the API's tokens without the whitespace between them, as JSON lines
+/// print it), with a digest of it and its key (`AnswerDigest`). What is read back is served only
+/// when its digest shows it is what the store checked and wrote, and by its age and fields, as
+/// the API's bytes compacted (`LookupCacheEntry(json:)`): an entry that fails is a miss, and is
+/// removed. A store never throws; see `CacheDatabase` for sharing, damage and the bound.
 package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     // @unchecked: `hitCount` is read and written only under `lock`; the rest is immutable and Sendable.
 
@@ -52,7 +53,7 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
 
     /// The entries for `keys`, read in one transaction: each lookup's own entry, else, for a
     /// lookup of some fields, those members of the address's full answer; each checked before
-    /// it is served (see the type's description), with the API's JSON.
+    /// it is served (see the type's description), with the API's JSON compacted.
     package func entries(for keys: [LookupCacheKey]) -> [LookupCacheEntry?] {
         guard !keys.isEmpty else { return [] }
         let now = CacheDatabase.milliseconds(database.configuration.now())
@@ -66,17 +67,16 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
                 now - row.stored < lifetime && row.stored - now < lifetime
             }
             if let own = rows.first(where: { $0.fields == fields }), isFresh(own) {
-                if Self.answers(own, key: key) {
+                if own.isIntact {
                     found[index] = LookupCacheEntry(json: own.json)
                     continue
                 }
                 discarded.append(own)
             }
-            guard !key.fields.isEmpty, let full = rows.first(where: { $0.fields.isEmpty }), isFresh(full),
-                let fullKey = LookupCacheKey(address: key.address, fields: nil)
-            else { continue }
-            guard Self.answers(full, key: fullKey),
-                let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields))
+            guard !key.fields.isEmpty, let full = rows.first(where: { $0.fields.isEmpty }), isFresh(full) else {
+                continue
+            }
+            guard full.isIntact, let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields))
             else {
                 discarded.append(full)
                 continue
@@ -94,8 +94,8 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     }
 
     /// Keeps each entry that is an answer (see the type's description) for the key at the same
-    /// position, in one transaction; the others are not kept. An entry without the API's JSON
-    /// is kept as its model's encoding.
+    /// position, compacted, in one transaction; the others are not kept. An entry without the
+    /// API's JSON is kept as its model's encoding.
     package func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) {
         var answers: [(key: LookupCacheKey, json: Data)] = []
         answers.reserveCapacity(keys.count)
@@ -104,15 +104,8 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
             guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)),
                 AnswerCheck.hasAnswerShape(json)
             else { continue }
-            answers.append((key, json))
+            answers.append((key, CompactJSON.compacted(json)))
         }
         database.write(scope: scope, answers: answers, admits: AnswerCheck.answers(ip:key:))
-    }
-
-    /// Whether `row` is an answer for `key` (see `AnswerCheck`), by what SQLite read of its JSON:
-    /// the answer is handed to the client as the API's bytes, which it decodes only when a caller
-    /// wants the model (`LookupCacheEntry(json:)`).
-    private static func answers(_ row: CacheDatabase.StoredAnswer, key: LookupCacheKey) -> Bool {
-        AnswerCheck.hasAnswerShape(row.json) && row.isAnswerObject && AnswerCheck.answers(ip: row.ip, key: key)
     }
 }

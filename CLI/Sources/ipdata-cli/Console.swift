@@ -129,10 +129,18 @@ final class Console {
 
     /// Prints help, the version or a notice meant for standard output.
     func printOutput(_ text: String) {
+        Self.flushRecords()
         FileHandle.standardOutput.write(Data(redact(text).utf8))
     }
 
     private func writeError(_ text: String) {
+        Self.flushRecords()
         standardError.write(Data(text.utf8))
+    }
+
+    /// Writes out the records the output holds (`OutputSink`), so that what is printed here
+    /// comes after them wherever both go (`2>&1`); a failure is the output's to report.
+    private static func flushRecords() {
+        try? OutputSink.current?.flush()
     }
 }

@@ -42,6 +42,7 @@ final class StreamEvents: Sendable {
     /// `ipdata: TEXT` on standard error, on a line of its own.
     @Sendable static func printOnStandardError(_ text: String) {
         let clear = Terminal.isTerminal(2) ? "\r\u{1B}[K" : ""
+        try? OutputSink.current?.flush()
         FileHandle.standardError.write(Data((clear + "ipdata: " + text + "\n").utf8))
     }
 
@@ -210,9 +211,9 @@ private final class BarClearingWriter: RecordWriter {
         try writer.write(record)
     }
 
-    func write(json: Data, orRecord record: () throws -> Record) throws {
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws {
         console.clearStatus()
-        try writer.write(json: json, orRecord: record)
+        try writer.write(json: json, isCompact: isCompact, orRecord: record)
     }
 
     var printsJSON: Bool { writer.printsJSON }

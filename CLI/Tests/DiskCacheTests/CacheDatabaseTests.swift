@@ -89,7 +89,9 @@ final class CacheDatabaseTests: XCTestCase {
     func testAnotherSchemaIsBuiltAgain() throws {
         for setup in [
             "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')",
-            "PRAGMA application_id = \(CacheDatabase.applicationID); PRAGMA user_version = 2",
+            // The first schema (answers as the API sent them, no digest), and a later one.
+            "PRAGMA application_id = \(CacheDatabase.applicationID); PRAGMA user_version = 1",
+            "PRAGMA application_id = \(CacheDatabase.applicationID); PRAGMA user_version = \(CacheDatabase.schemaVersion + 1)",
         ] {
             let cache = try makeTestCache()
             try FileManager.default.createDirectory(

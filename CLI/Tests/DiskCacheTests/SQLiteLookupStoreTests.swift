@@ -61,14 +61,18 @@ final class SQLiteLookupStoreTests: XCTestCase {
 
     // MARK: Reading and writing
 
-    func testAnEntryGivesBackTheSameBytesWithModes0700And0600() throws {
+    /// An answer is given back as JSON lines print it: the API's tokens, byte for byte, without
+    /// the whitespace between them (`CompactJSON`), so that a hit is printed as it is read.
+    func testAnEntryGivesBackTheAPIsBytesCompactedWithModes0700And0600() throws {
         let cache = try makeTestCache()
         let store = try cache.store()
         XCTAssertNil(store.entry(for: key("8.8.8.8")))
         let pretty = try fixture("8.8.8.8.SYNTHETIC.ipdata-java-fixture-2026.json")
         store.store(entry(pretty), for: key("8.8.8.8"))
         let read = try XCTUnwrap(store.entry(for: key("8.8.8.8")))
-        XCTAssertEqual(read.json, pretty, "the API's bytes, as they were")
+        XCTAssertEqual(read.json, CompactJSON.compacted(pretty), "the API's tokens, compacted")
+        XCTAssertLessThan(read.json?.count ?? 0, pretty.count)
+        XCTAssertEqual(CompactJSON.compacted(read.json ?? Data()), read.json, "nothing left to compact")
         XCTAssertEqual(read.response, entry(pretty).response)
         XCTAssertEqual(mode(of: cache.directory), 0o700)
         for suffix in ["", "-wal", "-shm"] { XCTAssertEqual(mode(of: cache.databasePath + suffix), 0o600, suffix) }
@@ -241,6 +245,25 @@ final class SQLiteLookupStoreTests: XCTestCase {
         XCTAssertNil(store.entry(for: key("8.8.8.2", ["country_code"])))
         XCTAssertEqual(store.database.info().entries, 0, "each was removed")
         XCTAssertEqual(store.hits, 0)
+    }
+
+    /// A row the store wrote whose bytes changed afterwards (damage, or another writer), or that
+    /// was moved to another address, no longer matches its digest: a miss, and removed.
+    func testARowChangedAfterItWasWrittenIsAMiss() throws {
+        let cache = try makeTestCache()
+        let store = try cache.store()
+        store.store(entry(#"{"ip":"8.8.8.8","country_code":"US"}"#), for: key("8.8.8.8"))
+        store.store(entry(#"{"ip":"8.8.4.4","country_code":"US"}"#), for: key("8.8.4.4"))
+        XCTAssertEqual(store.text(for: key("8.8.8.8")), #"{"ip":"8.8.8.8","country_code":"US"}"#)
+        _ = try cache.database()
+        let connection = try SQLiteConnection(path: cache.databasePath, busyTimeout: 1_000)
+        try connection.execute(
+            #"UPDATE answer SET json = CAST(replace(CAST(json AS TEXT), '"US"', '"XX"') AS BLOB) WHERE address = '8.8.8.8'"#
+        )
+        try connection.execute("UPDATE answer SET address = '9.9.9.9' WHERE address = '8.8.4.4'")
+        XCTAssertNil(store.entry(for: key("8.8.8.8")), "changed bytes")
+        XCTAssertNil(store.entry(for: key("9.9.9.9")), "another address")
+        XCTAssertEqual(store.database.info().entries, 0, "each was removed")
     }
 
     /// Rows written behind the store's back, stored now, in the test's scope.

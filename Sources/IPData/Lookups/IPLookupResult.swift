@@ -34,10 +34,19 @@ public struct IPLookupResult: Sendable {
     /// for an answer from the client's in-memory `cache`, which keeps models only.
     public let json: Data?
 
-    init(ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false, json: Data? = nil) {
+    /// True when the client's caches answered this address (its in-memory `cache`, or its
+    /// `cacheStore`), so that no request carried it. Its `json`, when kept, is then the bytes
+    /// the store handed back (`LookupCacheEntry.json`), in whatever form the store keeps them.
+    public let isFromCache: Bool
+
+    init(
+        ip: String, result: Result<IPResponse, IPDataError>, isRequestFailure: Bool = false, json: Data? = nil,
+        isFromCache: Bool = false
+    ) {
         self.ip = ip
         self.result = result
         self.isRequestFailure = isRequestFailure
         self.json = json
+        self.isFromCache = isFromCache
     }
 }

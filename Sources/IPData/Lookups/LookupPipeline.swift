@@ -250,7 +250,8 @@ final class LookupPipeline {
             kept.append(
                 KeptResult(
                     position: position,
-                    result: IPLookupResult(ip: address, result: .success(answer.response), json: json)))
+                    result: IPLookupResult(
+                        ip: address, result: .success(answer.response), json: json, isFromCache: true)))
         }
     }
 

@@ -73,10 +73,12 @@ final class StoreBackedStreamTests: MockedClientTestCase {
         XCTAssertEqual(
             try sentAddresses().sorted(), ips.enumerated().filter { $0.offset % 3 != 0 }.map(\.element).sorted())
         XCTAssertEqual(sent.count, 7, "666 addresses in full chunks of 100")
+        XCTAssertEqual(results.map(\.isFromCache), ips.indices.map { $0 % 3 == 0 }, "the store's answers say so")
         // Each answer the API sent is stored: a second run sends nothing.
         let again = try await client.lookupAll(ips, options: options())
         XCTAssertEqual(again.map(\.ip), ips)
         XCTAssertEqual(sent.count, 7)
+        XCTAssertTrue(again.allSatisfy(\.isFromCache))
     }
 
     func testAnInputOfStoredAnswersAloneIsReadOnlyAsFarAsTheWindowAllows() async throws {

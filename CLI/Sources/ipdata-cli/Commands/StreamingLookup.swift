@@ -43,7 +43,7 @@ struct StreamingLookup {
         /// Writes one address's record: from the API's bytes when the answer kept them.
         func write(_ answer: InputLedger.Answer) throws {
             if let json = answer.json {
-                try writer.write(json: json, orRecord: { answer.record })
+                try writer.write(json: json, isCompact: answer.isCompact, orRecord: { answer.record })
             } else {
                 try writer.write(answer.record)
             }
@@ -149,7 +149,9 @@ struct StreamingLookup {
             record = try Record(json: json, selection: selection)
             if record["ip"] == nil { record["ip"] = .string(item.ip) }
         }
-        return InputLedger.Answer(record: record, json: json, failed: false, status: .success)
+        // The CLI's one cache store, the disk cache, keeps answers compacted (`CompactJSON`).
+        return InputLedger.Answer(
+            record: record, json: json, isCompact: item.isFromCache, failed: false, status: .success)
     }
 
     /// The summary's count of addresses never looked up after a stop.

@@ -18,7 +18,11 @@ struct AddressRange: Sequence {
     /// The range written in `text`, or nil when it is not one (a plain address is not).
     init?(_ text: String) {
         self.text = text
-        if text.contains("/") {
+        // Most fields are a plain address: a byte's look rules a range out before Foundation's.
+        let utf8 = text.utf8
+        let hasSlash = utf8.contains(UInt8(ascii: "/"))
+        guard hasSlash || utf8.contains(UInt8(ascii: "-")) else { return nil }
+        if hasSlash, text.contains("/") {
             guard let (address, prefixLength) = Self.addressAndPrefix(text) else { return nil }
             first = address.network(prefixLength: prefixLength)
             if first != address {

@@ -69,6 +69,17 @@ struct AddressReader: AsyncSequence, Sendable {
     /// `--max-addresses`'s default: a /24.
     static let defaultMaximumRangeAddresses = 256
 
+    /// `text` without the white space around it (`CharacterSet.whitespaces`: tabs and Unicode's
+    /// space separators); at once, without Foundation, when it starts and ends with an ASCII
+    /// character other than a space or a tab, as an address does.
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        func isPlain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
+        if isPlain(first), isPlain(last) { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     func makeAsyncIterator() -> Iterator {
         Iterator(reader: self)
     }
@@ -125,7 +136,7 @@ struct AddressReader: AsyncSequence, Sendable {
                 var line = rawLine
                 if isFirstLine, line.hasPrefix("\u{FEFF}") { line.removeFirst() }
                 isFirstLine = false
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = AddressReader.trimmed(line)
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 if isFirstRow { separator = line.contains("\t") && !line.contains(",") ? "\t" : "," }
                 let (fields, problem) = try await record(startingWith: line, number: number, from: reader)
@@ -205,9 +216,13 @@ struct AddressReader: AsyncSequence, Sendable {
         private mutating func record(startingWith line: String, number: Int, from reader: LineReader) async throws
             -> (fields: [String], problem: String?)
         {
-            // Most lines are a bare address: no need to parse them.
-            guard line.contains(where: { $0 == separator || $0 == "\"" }) else {
-                return ([line.trimmingCharacters(in: .whitespaces)], nil)
+            // Most lines are a bare address: no need to parse them. Their bytes tell at once when
+            // the line holds neither character (both are ASCII: their byte is in any line that does).
+            let separatorByte = separator.asciiValue ?? 0
+            guard line.utf8.contains(where: { $0 == separatorByte || $0 == UInt8(ascii: "\"") }),
+                line.contains(where: { $0 == separator || $0 == "\"" })
+            else {
+                return ([AddressReader.trimmed(line)], nil)
             }
             var record = line
             if CSVRecord.isOpen(record) {
@@ -227,7 +242,7 @@ struct AddressReader: AsyncSequence, Sendable {
                     return ([], "line \(number) of \(reader.name) has an unbalanced quote")
                 }
             }
-            return (CSVRecord.fields(record, separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }, nil)
+            return (CSVRecord.fields(record, separator: separator).map { AddressReader.trimmed($0) }, nil)
         }
 
         /// Whether the first row of an input is a header; sets the column for `.name`.
@@ -264,7 +279,7 @@ struct AddressReader: AsyncSequence, Sendable {
                     self.reader = nil
                     continue
                 }
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = AddressReader.trimmed(line)
                 if !trimmed.isEmpty, !trimmed.hasPrefix("#") { count += 1 }
             }
             return .counted(count)

@@ -30,6 +30,8 @@ final class InputLedger: Sendable {
         let record: Record
         /// The bytes the API sent, when the record was written from them.
         var json: Data?
+        /// Whether `json` has no whitespace between its tokens (an answer from the disk cache).
+        var isCompact = false
         let failed: Bool
         let status: ExitStatus
         /// The API's refusal of a private or reserved address, answered without a request.
@@ -53,6 +55,13 @@ final class InputLedger: Sendable {
         case uncounted
     }
 
+    /// What the ledger holds of one address: its entries not yet written (the first and its
+    /// duplicates), and its answer, when kept. An address with neither is not held.
+    private struct Address {
+        var unwritten = 0
+        var answer: Answer?
+    }
+
     private struct State {
         var origins: [Origin] = []
         /// Origins appended so far, taken or not.
@@ -60,11 +69,13 @@ final class InputLedger: Sendable {
         var head = 0
         var isStopped = false
         var unread = Unread.unknown
-        /// Entries (the first and its duplicates) not yet written, by address.
-        var unwritten: [String: Int] = [:]
+        /// The addresses with entries not yet written or an answer kept: one table, so that
+        /// each step of an address costs one look-up.
+        var addresses: [String: Address] = [:]
         var waitingDuplicates = 0
-        /// Answers kept, by address, and the order they came in (oldest first, from `orderHead`).
-        var answers: [String: Answer] = [:]
+        /// How many of `addresses` keep an answer, and the order they came in (oldest first,
+        /// from `orderHead`).
+        var answersKept = 0
         var answerOrder: [String] = []
         var orderHead = 0
         /// Addresses answered more than once, that is sent once and written again.
@@ -104,10 +115,11 @@ final class InputLedger: Sendable {
     /// is due (still to be written, or kept): then it is not sent again. Counts the entry.
     func admit(_ key: String) -> Bool {
         state.withLock { state in
-            let unwritten = state.unwritten[key, default: 0]
-            let isDuplicate =
-                (unwritten > 0 || state.answers[key] != nil) && state.waitingDuplicates < Self.waitingDuplicates
-            state.unwritten[key] = unwritten + 1
+            let waiting = state.waitingDuplicates
+            let isDuplicate = { (address: inout Address) -> Bool in
+                defer { address.unwritten += 1 }
+                return (address.unwritten > 0 || address.answer != nil) && waiting < Self.waitingDuplicates
+            }(&state.addresses[key, default: Address()])
             if isDuplicate { state.waitingDuplicates += 1 }
             return isDuplicate
         }
@@ -117,10 +129,19 @@ final class InputLedger: Sendable {
     /// there is none to keep (the run stopped on it).
     func answered(_ key: String, with answer: Answer?) {
         state.withLock { state in
-            state.unwritten[key, default: 1] -= 1
-            if state.unwritten[key] == 0 { state.unwritten[key] = nil }
-            guard let answer else { return }
-            if state.answers.updateValue(answer, forKey: key) == nil { state.answerOrder.append(key) }
+            guard let answer else {
+                Self.written(key, &state)
+                return
+            }
+            let isNew = { (address: inout Address) -> Bool in
+                address.unwritten = max(0, address.unwritten - 1)
+                defer { address.answer = answer }
+                return address.answer == nil
+            }(&state.addresses[key, default: Address(unwritten: 1)])
+            if isNew {
+                state.answersKept += 1
+                state.answerOrder.append(key)
+            }
             Self.evict(&state)
         }
     }
@@ -130,9 +151,7 @@ final class InputLedger: Sendable {
     func answerForDuplicate(of key: String) -> Answer? {
         state.withLock { state in
             state.waitingDuplicates -= 1
-            state.unwritten[key, default: 1] -= 1
-            if state.unwritten[key] == 0 { state.unwritten[key] = nil }
-            let answer = state.answers[key]
+            let answer = Self.written(key, &state)
             if answer != nil { state.duplicatesAnswered += 1 }
             Self.evict(&state)
             return answer
@@ -142,19 +161,34 @@ final class InputLedger: Sendable {
     /// Addresses written from an earlier answer instead of a request.
     var duplicatesAnswered: Int { state.withLock { $0.duplicatesAnswered } }
 
+    /// Counts one entry of `key` written, and returns its answer, if kept; an address left with
+    /// neither is let go.
+    @discardableResult
+    private static func written(_ key: String, _ state: inout State) -> Answer? {
+        guard var address = state.addresses[key] else { return nil }
+        address.unwritten = max(0, address.unwritten - 1)
+        if address.unwritten == 0, address.answer == nil {
+            state.addresses[key] = nil
+        } else {
+            state.addresses[key] = address
+        }
+        return address.answer
+    }
+
     /// Drops the oldest answers past `keptAnswers`, except those a duplicate still waits for
     /// (moved to the back of the order instead).
     private static func evict(_ state: inout State) {
         var looked = 0
         let waiting = state.answerOrder.count - state.orderHead
-        while state.answers.count > keptAnswers, looked < waiting {
+        while state.answersKept > keptAnswers, looked < waiting {
             let key = state.answerOrder[state.orderHead]
             state.orderHead += 1
             looked += 1
-            if state.unwritten[key] != nil {
+            if let address = state.addresses[key], address.unwritten > 0 {
                 state.answerOrder.append(key)
             } else {
-                state.answers[key] = nil
+                state.addresses[key] = nil
+                state.answersKept -= 1
             }
         }
         if state.orderHead >= keptAnswers, state.orderHead * 2 >= state.answerOrder.count {

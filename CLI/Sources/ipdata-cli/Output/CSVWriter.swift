@@ -39,6 +39,7 @@ final class CSVWriter: RecordWriter {
 
     func finish() throws {
         try sink.write(header())
+        try sink.flush()
     }
 
     /// The header row the first time, then nothing.

@@ -59,28 +59,33 @@ final class JSONWriter: RecordWriter {
 
     var printsJSON: Bool { true }
 
-    func write(json: Data, orRecord record: () throws -> Record) throws {
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws {
         switch style {
         case .object:
-            var document = RawJSON.prettyPrinted(json)
+            var document = RawJSON.prettyPrinted(json, isCompact: isCompact)
             document.append(0x0A)
             try emit(document)
         case .array:
             if count == 0 { sink.setTrailer("\n]\n") }
             var element = Data(((count == 0 ? "[\n" : ",\n") + "  ").utf8)
-            element.append(RawJSON.prettyPrinted(json, indent: "  "))
+            element.append(RawJSON.prettyPrinted(json, indent: "  ", isCompact: isCompact))
             try emit(element)
-        case .lines:
-            var line = RawJSON.compacted(json)
+        case .lines where forTerminal:
+            var line = isCompact ? json : RawJSON.compacted(json)
             line.append(0x0A)
             try emit(line)
+        case .lines:
+            // Into the sink's buffer as they are, with the line end: no copy of the record.
+            try sink.write(isCompact ? json : RawJSON.compacted(json), endingTheLine: true)
         }
         count += 1
     }
 
     func finish() throws {
-        guard style == .array else { return }
-        sink.setTrailer(nil)
-        try sink.write(count == 0 ? "[]\n" : "\n]\n")
+        if style == .array {
+            sink.setTrailer(nil)
+            try sink.write(count == 0 ? "[]\n" : "\n]\n")
+        }
+        try sink.flush()
     }
 }

@@ -25,9 +25,15 @@ import IPData
 /// A path that names an input of the same run (through any path or link) is refused before
 /// anything is opened, since writing it would destroy what is still to be read.
 ///
+/// What is written is held in a buffer of up to `bufferSize` bytes, written out (one `write(2)`)
+/// when it fills, `flushDelay` after the first bytes entered it, at `flush()` (which the writers'
+/// `finish()` calls, and the console before it prints), and at `finish()`. A caller writes whole
+/// records, so what reaches the destination always ends at a record's end. A terminal is written
+/// at once, since its reader watches it.
+///
 /// The sink that is open is known process-wide (`current`), so that a signal can end a run
-/// cleanly: the writer's `trailer` (a JSON array's closing bracket) is written, so what was
-/// written stays a whole document.
+/// cleanly: what the buffer holds is written, then the writer's `trailer` (a JSON array's closing
+/// bracket), so what was written stays a whole document.
 final class OutputSink: Sendable {
     private struct State {
         /// `finish()` has ended the output.
@@ -36,8 +42,17 @@ final class OutputSink: Sendable {
         var isComplete = false
         /// No lookup got an answer (`markNothingAnswered()`): the output holds only errors.
         var isOnlyErrors = false
-        /// Bytes written so far.
+        /// Bytes written so far, those in `pending` included.
         var written = 0
+        /// Bytes written to the sink and not yet to its descriptor (see `bufferSize`).
+        var pending: [UInt8] = []
+        /// A write of `pending` is due `flushDelay` after its first bytes (`scheduleFlush()`).
+        var flushScheduled = false
+        /// Why a write of `pending` that no caller waited for failed: thrown by the next `write`
+        /// or `flush()`, else said by `finish()`.
+        var failure: CommandError?
+        /// A write to the descriptor failed: the output is not whole, so it replaces no file.
+        var writeFailed = false
         /// What makes the output whole if the run stops now (`\n]\n` for a JSON array).
         var trailer: String?
         /// The command that continues this run's output if it stops (`ipdata bulk --resume …`).
@@ -93,6 +108,8 @@ final class OutputSink: Sendable {
 
     private let descriptor: Int32
     private let destination: Destination
+    /// Whether writes are held in the buffer: not for a terminal.
+    private let buffers: Bool
     private let state = Locked(State())
     /// Held for the whole of `finish()`, so that a signal and the end of the run cannot both end
     /// the output at once.
@@ -128,7 +145,14 @@ final class OutputSink: Sendable {
         self.descriptor = descriptor
         self.destination = destination
         self.partialOutputs = partialOutputs
+        self.buffers = isatty(descriptor) == 0
     }
+
+    /// The most bytes the buffer holds before they are written: 64 KiB.
+    static let bufferSize = 65_536
+    /// How long bytes wait in the buffer at most, when no more come to fill it: 0.1 s, so that a
+    /// reader of a slow run (a pipe, `tail -f`) sees each record soon after it is written.
+    static let flushDelay = 0.1
 
     private static func opened(_ sink: OutputSink) -> OutputSink {
         currentSink.withLock { $0 = sink }
@@ -391,17 +415,94 @@ final class OutputSink: Sendable {
 
     // MARK: Writing
 
-    /// Writes `text` at once, so a record is complete on the way out.
+    /// Writes `text`, a whole record or more: see the type's description for when it reaches
+    /// the destination.
     func write(_ text: String) throws {
         try write(Data(text.utf8))
     }
 
-    /// Writes `bytes` at once.
-    func write(_ bytes: Data) throws {
+    /// Writes `bytes`, a whole record or more, and a line end after them when `endingTheLine`.
+    /// Throws when the destination cannot be written (this write's, or an earlier one's that was
+    /// buffered).
+    func write(_ bytes: Data, endingTheLine: Bool = false) throws {
         try state.withLock { state in
             guard !state.isClosed else { return }
+            try Self.throwFailure(&state)
+            let count = bytes.count + (endingTheLine ? 1 : 0)
+            guard buffers, count < Self.bufferSize else {
+                try writePending(&state)
+                try write(endingTheLine ? bytes + [0x0A] : bytes, &state)
+                state.written += count
+                return
+            }
+            if state.pending.count + count > Self.bufferSize { try writePending(&state) }
+            if state.pending.capacity < Self.bufferSize { state.pending.reserveCapacity(Self.bufferSize) }
+            state.pending.append(contentsOf: bytes)
+            if endingTheLine { state.pending.append(0x0A) }
+            if !state.flushScheduled { scheduleFlush(&state) }
+            state.written += count
+        }
+    }
+
+    /// Writes what the buffer holds to the destination now. Throws when it cannot be written.
+    func flush() throws {
+        try state.withLock { state in
+            guard !state.isClosed else { return }
+            try Self.throwFailure(&state)
+            try writePending(&state)
+        }
+    }
+
+    /// Throws the failure of a write that no caller waited for, once.
+    private static func throwFailure(_ state: inout State) throws {
+        guard let failure = state.failure else { return }
+        state.failure = nil
+        throw failure
+    }
+
+    /// Writes the buffer out, under the lock; it is empty afterwards, written or not.
+    private func writePending(_ state: inout State) throws {
+        guard !state.pending.isEmpty else { return }
+        defer { state.pending.removeAll(keepingCapacity: true) }
+        do {
+            try state.pending.withUnsafeBytes { try Self.writeAll($0, to: descriptor) }
+        } catch {
+            state.writeFailed = true
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to the descriptor at once, under the lock.
+    private func write(_ bytes: Data, _ state: inout State) throws {
+        do {
             try Self.writeAll(bytes, to: descriptor)
-            state.written += bytes.count
+        } catch {
+            state.writeFailed = true
+            throw error
+        }
+    }
+
+    /// Writes the buffer out, keeping a failure for later rather than throwing it, under the lock.
+    private func writePendingKeepingFailure(_ state: inout State) {
+        do {
+            try writePending(&state)
+        } catch let error as CommandError {
+            state.failure = error
+        } catch {
+            state.failure = CommandError(.lookupFailed, "cannot write the output: \(error)")
+        }
+    }
+
+    /// Writes the buffer out `flushDelay` from now, unless something else did meanwhile.
+    private func scheduleFlush(_ state: inout State) {
+        state.flushScheduled = true
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { state in
+                state.flushScheduled = false
+                guard !state.isClosed, !state.writeFailed else { return }
+                self.writePendingKeepingFailure(&state)
+            }
         }
     }
 
@@ -465,13 +566,27 @@ final class OutputSink: Sendable {
     private func finishOnce() -> String? {
         guard let continued = state.withLock({ $0.isClosed ? nil : .some($0.continued) }) else { return nil }
         let holdsAllOfTheEarlierOutput = continued?.writeRest() ?? true
-        let ended = state.withLock { state -> (written: Int, completed: Bool, onlyErrors: Bool, resume: String?) in
+        let ended = state.withLock {
+            state -> (written: Int, completed: Bool, onlyErrors: Bool, resume: String?, failure: String?) in
+            // What the buffer holds is whole records: written first, whatever the end.
+            if !state.writeFailed { writePendingKeepingFailure(&state) }
             state.isClosed = true
-            if !state.isComplete, let trailer = state.trailer, state.written > 0 {
+            // An output that could not be written whole is no complete output.
+            let completed = state.isComplete && !state.writeFailed
+            if !completed, let trailer = state.trailer, state.written > 0 {
                 try? Self.writeAll(Data(trailer.utf8), to: descriptor)
             }
-            return (state.written, state.isComplete, state.isOnlyErrors, state.resumeCommand)
+            return (state.written, completed, state.isOnlyErrors, state.resumeCommand, state.failure?.message)
         }
+        let line = finishedLine(ended, continued: continued, holdsAllOfTheEarlierOutput: holdsAllOfTheEarlierOutput)
+        guard let failure = ended.failure else { return line }
+        return line.map { failure + "; " + $0 } ?? failure
+    }
+
+    private func finishedLine(
+        _ ended: (written: Int, completed: Bool, onlyErrors: Bool, resume: String?, failure: String?),
+        continued: Continued?, holdsAllOfTheEarlierOutput: Bool
+    ) -> String? {
         switch destination {
         case .given(let name):
             guard let name, !ended.completed else { return nil }
@@ -527,16 +642,19 @@ final class OutputSink: Sendable {
     }
 
     private static func writeAll(_ bytes: Data, to descriptor: Int32) throws {
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let count = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandError(.lookupFailed, "cannot write the output: \(String(cString: strerror(errno)))")
-                }
-                offset += count
+        try bytes.withUnsafeBytes { try writeAll($0, to: descriptor) }
+    }
+
+    private static func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let count = systemWrite(descriptor, base + offset, raw.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandError(.lookupFailed, "cannot write the output: \(String(cString: strerror(errno)))")
             }
+            offset += count
         }
     }
 }

@@ -1,54 +1,23 @@
+import DiskCache
 import Foundation
 
 /// The bytes of an answer as the API sent them, prepared for output without decoding: made
 /// compact for JSON lines or indented for JSON, and given its address when `--fields` left it
 /// out. Keys keep their order, and strings and numbers their bytes.
 enum RawJSON {
-    /// `json` without the whitespace between its tokens: one line, the same bytes whichever
-    /// endpoint answered (a lookup's pretty object, a bulk answer's `", "` and `": "`), so that
-    /// `grep '"is_threat":true'` finds every record. A line break cannot occur inside a JSON
-    /// string, so every one of them is such whitespace.
+    /// `json` without the whitespace between its tokens (`CompactJSON`, the form the disk cache
+    /// keeps answers in): one line, the same bytes whichever endpoint answered, so that
+    /// `grep '"is_threat":true'` finds every record.
     static func compacted(_ json: Data) -> Data {
-        json.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> Data in
-            guard input.contains(where: isWhitespace) else { return json }
-            // One pass over the bytes into a buffer of the input's size: no byte is appended to a
-            // growing `Data` one by one (which costs more than the rest of a cached run).
-            let bytes = [UInt8](unsafeUninitializedCapacity: input.count) { output, written in
-                var count = 0
-                var inString = false
-                var escaped = false
-                for byte in input {
-                    if inString {
-                        output[count] = byte
-                        count += 1
-                        if escaped {
-                            escaped = false
-                        } else if byte == UInt8(ascii: "\\") {
-                            escaped = true
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = false
-                        }
-                        continue
-                    }
-                    switch byte {
-                    case 0x20, 0x09, 0x0A, 0x0D: continue
-                    case UInt8(ascii: "\""): inString = true
-                    default: break
-                    }
-                    output[count] = byte
-                    count += 1
-                }
-                written = count
-            }
-            return Data(bytes)
-        }
+        CompactJSON.compacted(json)
     }
 
     /// `json` indented as `JSONValue.jsonText(pretty: true)` writes JSON, two spaces a level,
     /// `"key": value`, `{}` and `[]` for empty containers; each line after the first starts with
-    /// `indent` too (an element of an array). Its tokens are the API's bytes.
-    static func prettyPrinted(_ json: Data, indent: String = "") -> Data {
-        let compact = compacted(json)
+    /// `indent` too (an element of an array). Its tokens are the API's bytes. `isCompact` when
+    /// `json` has no whitespace between its tokens already.
+    static func prettyPrinted(_ json: Data, indent: String = "", isCompact: Bool = false) -> Data {
+        let compact = isCompact ? json : compacted(json)
         var out = Data()
         out.reserveCapacity(compact.count * 2)
         let prefix = Data(indent.utf8)
@@ -97,10 +66,6 @@ enum RawJSON {
             index += 1
         }
         return out
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The object `json` with `"ip": ip` as its first member, for a record whose fields left the

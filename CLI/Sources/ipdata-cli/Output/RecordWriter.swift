@@ -5,18 +5,26 @@ protocol RecordWriter: AnyObject {
     /// Prints one record.
     func write(_ record: Record) throws
     /// Prints one record that the API sent as `json`: JSON formats print those bytes (see
-    /// `RawJSON`), the others the values `record` reads from them.
-    func write(json: Data, orRecord record: () throws -> Record) throws
+    /// `RawJSON`), the others the values `record` reads from them. `isCompact` when `json` has
+    /// no whitespace between its tokens already (`CompactJSON`: an answer from the disk cache),
+    /// so that JSON lines print it as it is.
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws
     /// Whether records are printed as JSON, from the bytes the API sent (no values needed).
     var printsJSON: Bool { get }
     /// Prints whatever the format needs at the end (a closing bracket, a table's rows held back
-    /// for aligning, a CSV header when there were no records).
+    /// for aligning, a CSV header when there were no records), and writes out what the sink
+    /// holds (`OutputSink.flush()`).
     func finish() throws
 }
 
 extension RecordWriter {
-    func write(json: Data, orRecord record: () throws -> Record) throws {
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws {
         try write(record())
+    }
+
+    /// Prints one record that the API sent as `json`, as it sent it (whitespace and all).
+    func write(json: Data, orRecord record: () throws -> Record) throws {
+        try write(json: json, isCompact: false, orRecord: record)
     }
 
     var printsJSON: Bool { false }

@@ -292,8 +292,8 @@ private final class InterleavingWriter: RecordWriter {
         try resumed.writing { try writer.write(record) }
     }
 
-    func write(json: Data, orRecord record: () throws -> Record) throws {
-        try resumed.writing { try writer.write(json: json, orRecord: record) }
+    func write(json: Data, isCompact: Bool, orRecord record: () throws -> Record) throws {
+        try resumed.writing { try writer.write(json: json, isCompact: isCompact, orRecord: record) }
     }
 
     var printsJSON: Bool { writer.printsJSON }

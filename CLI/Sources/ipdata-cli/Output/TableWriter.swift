@@ -40,6 +40,7 @@ final class TableWriter: RecordWriter {
 
     func finish() throws {
         if widths == nil { try flush() }
+        try sink.flush()
     }
 
     private func flush() throws {

@@ -134,10 +134,12 @@ final class ResumeTests: CommandLineTestCase {
     }
 
     /// Starts `ipdata arguments…`, waits until a partial output of `output` other than `old` has
-    /// at least `lines` lines, sends it SIGINT, and returns its standard error once it exited 130.
-    private func interrupt(_ arguments: [String], output: URL, once lines: Int, other old: String? = nil) throws
-        -> String
-    {
+    /// at least `lines` lines, waits `delay` seconds more, sends it `signal` (SIGINT), and returns
+    /// its standard error once it exited 128 plus the signal's number.
+    private func interrupt(
+        _ arguments: [String], output: URL, once lines: Int, other old: String? = nil, signal: Int32 = SIGINT,
+        delay: TimeInterval = 0
+    ) throws -> String {
         let folder = output.deletingLastPathComponent()
         let stderr = try makeTemporaryDirectory().appendingPathComponent("stderr")
         try Data().write(to: stderr)
@@ -157,10 +159,11 @@ final class ResumeTests: CommandLineTestCase {
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        kill(process.processIdentifier, SIGINT)
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
         let messages = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertEqual(process.terminationStatus, 130, messages)
+        XCTAssertEqual(process.terminationStatus, 128 + signal, messages)
         return messages
     }
 
@@ -233,6 +236,45 @@ final class ResumeTests: CommandLineTestCase {
         XCTAssertEqual(try partialOutputs(of: output), [], "the partial output was taken in")
         let sent = try addressesSent(since: mark, requests: try requestsSent(last.stderr))
         XCTAssertEqual(sent, Set(all).subtracting(answered).count, "only the addresses not answered yet were sent")
+    }
+
+    /// SIGTERM while records wait in the output's buffer (see `OutputSink`): the partial output
+    /// holds whole records, in input order, of every answer but the one in flight; `--resume`
+    /// keeps exactly those and sends only the rest.
+    func testATerminatedRunKeepsEveryRecordItWroteAndTheResumeSendsOnlyTheRest() throws {
+        let all = (0..<3000).map { "9.\(100 + $0 / 10_000).\(100 + $0 / 100 % 100).\(100 + $0 % 100)" }
+        let input = try makeFile(all.joined(separator: "\n") + "\n", named: "ips.txt")
+        let output = input.deletingLastPathComponent().appendingPathComponent("out.jsonl")
+        let mark = backendLogMark()
+        // One bulk request at a time, 0.12 s each. The buffer is written 0.1 s after an answer's
+        // records came; the signal comes 0.05 s after that, when the next answer's records are
+        // likely to be waiting in the buffer.
+        let stopped = try interrupt(
+            [
+                "bulk", input.path, "-f", "ip,country_code", "--concurrency", "1", "--no-progress", "--output",
+                output.path, "--base-url", url + "/delay/0.12",
+            ], output: output, once: 700, signal: SIGTERM, delay: 0.05)
+        Thread.sleep(forTimeInterval: 1)  // the backend logs a request a moment after its answer
+        let answered = try sentAddresses(since: mark, requests: 0).addresses.count
+        let partial = try XCTUnwrap(try partialOutputs(of: output).first, stopped)
+        let text = try String(
+            contentsOf: output.deletingLastPathComponent().appendingPathComponent(partial), encoding: .utf8)
+        XCTAssertEqual(text.last, "\n", "whole records")
+        let ips = try text.split(separator: "\n").map { line -> String in
+            guard case .string(let ip)? = try object(line)["ip"] else { return "" }
+            return ip
+        }
+        XCTAssertEqual(ips, Array(all.prefix(ips.count)), "in input order, none cut off")
+        XCTAssertGreaterThanOrEqual(ips.count, answered - 100, "every answer but the one in flight: \(answered) sent")
+        XCTAssertLessThanOrEqual(ips.count, answered)
+
+        let mark2 = backendLogMark()
+        let last = try run(try commandToGoOn(stopped))
+        XCTAssertEqual(last.status, 0, last.stderr)
+        XCTAssertTrue(last.stderr.contains("\(ips.count) records kept"), last.stderr)
+        try assertOneAnsweredRecordPerAddressInOrder(output, input: input)
+        let sent = try addressesSent(since: mark2, requests: try requestsSent(last.stderr))
+        XCTAssertEqual(sent, all.count - ips.count, "only the addresses not written yet were sent")
     }
 
     func testARunStoppedByTheQuotaSaysHowToGoOnAndTheResumeFillsTheGapsInInputOrder() throws {

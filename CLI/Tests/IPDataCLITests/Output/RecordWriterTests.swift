@@ -186,9 +186,12 @@ final class RecordWriterTests: XCTestCase {
         let url = URL(fileURLWithPath: try XCTUnwrap(sink.temporaryPath), isDirectory: false)
         let writer = TableWriter(columns: ["ip"], sink: sink, width: 80)
         for index in 0..<(TableWriter.alignmentRows - 1) { try writer.write(["ip": .string("\(index)")]) }
+        // What the writer handed the sink is in the file once the sink's buffer is written.
+        try sink.flush()
         XCTAssertEqual(try Data(contentsOf: url).count, 0)
         try writer.write(["ip": .string("last of the first block")])
         try writer.write(["ip": .string("streamed, wider than the widths")])
+        try sink.flush()
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, TableWriter.alignmentRows + 2)
         XCTAssertEqual(lines.last, "streamed, wider than the widths")
@@ -267,6 +270,7 @@ final class RecordWriterTests: XCTestCase {
         let writer = TableWriter(columns: ["ip", "city"], sink: sink, width: 30)
         for _ in 0..<TableWriter.alignmentRows { try writer.write(["ip": .string("1.1.1.1"), "city": .string("x")]) }
         try writer.write(["ip": .string("2001:4860:4860::8844"), "city": .string(String(repeating: "y", count: 40))])
+        try sink.flush()
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.last, "2001:4…  yyyyyyyyyyyyyyyyyyyy…")
     }
