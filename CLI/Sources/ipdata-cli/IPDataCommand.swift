@@ -119,7 +119,7 @@ enum IPDataProgram {
         if let note = OutputSink.current?.partialOutputsNote { console.warning(note) }
         // `_exit`, not `exit`: on Linux, `exit` runs OpenSSL's clean-up while URLSession's threads
         // may still be closing connections, which crashes now and then (about 1 run in 100).
-        // Everything was written unbuffered, through FileHandle, so nothing is lost.
+        // The output's buffer was written out by `finish()` above, so nothing is lost.
         withExtendedLifetime(signals) { _exit(status.rawValue) }
     }
 
