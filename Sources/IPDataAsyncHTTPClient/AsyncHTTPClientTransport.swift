@@ -62,10 +62,18 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// followed, no retried connection attempts (the `IPDataClient`'s retry policy decides), on
     /// SwiftNIO's shared event loop group. It is never shut down, like `HTTPClient.shared`.
     public static let sharedClient = HTTPClient(
-        eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: sharedClientConfiguration)
+        eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
 
-    /// `sharedClient`'s configuration; the integration tests make clients of their own with it.
-    static var sharedClientConfiguration: HTTPClient.Configuration {
+    /// The configuration of `sharedClient`, for an `HTTPClient` of your own (your event loop
+    /// group, your shutdown): no redirects followed, so the key never leaves the API's origin;
+    /// HTTP/2 where the server offers it; a connection attempt made once, so a refused or
+    /// unreachable API fails the request at once and the `IPDataClient`'s retry policy decides
+    /// (AsyncHTTPClient's default tries again until the 10 s connect timeout); 10 s to connect.
+    ///
+    /// ```swift
+    /// let httpClient = HTTPClient(configuration: AsyncHTTPClientTransport.clientConfiguration)
+    /// ```
+    public static var clientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false

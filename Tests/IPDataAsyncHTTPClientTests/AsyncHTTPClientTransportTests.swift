@@ -2,6 +2,7 @@
 import AsyncHTTPClient
 import Foundation
 import IPData
+import IPDataTestSupport
 import NIOCore
 import NIOPosix
 import XCTest
@@ -24,6 +25,28 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
             redaction: AsyncHTTPClientTransport.redaction(for: request))
         XCTAssertFalse(error.localizedDescription.contains("secret-key-123"), error.localizedDescription)
         XCTAssertTrue(error.localizedDescription.contains(KeyRedaction.placeholder), error.localizedDescription)
+    }
+
+    /// An `HTTPClient` of the app's, made with `clientConfiguration`, fails a lookup against a
+    /// refused connection at once (AsyncHTTPClient's default would try it again for 10 s).
+    func testTheRecommendedConfigurationFailsARefusedConnectionAtOnce() async throws {
+        let httpClient = HTTPClient(configuration: AsyncHTTPClientTransport.clientConfiguration)
+        let port = try LoopbackSocket.freePort()
+        let client = IPDataClient(
+            apiKey: "test-key",
+            configuration: .init(
+                baseURL: URL(string: "https://127.0.0.1:\(port)")!,
+                connection: .transport(AsyncHTTPClientTransport(client: httpClient))))
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.lookup("8.8.8.8")
+            XCTFail("a lookup through a refused connection")
+        } catch let error as IPDataError {
+            guard case .networkError(let underlying as URLError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(underlying.code, .cannotConnectToHost)
+        }
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(1))
+        try await httpClient.shutdown()
     }
 
     /// A failure reads as one line in plain words, naming the server by its origin: no SwiftNIO

@@ -25,7 +25,7 @@ final class AsyncHTTPClientEventLoopTests: LocalServerTestCase {
             loops.withLock { $0.append(ObjectIdentifier(channel.eventLoop)) }
             return channel.eventLoop.makeSucceededVoidFuture()
         }
-        var configuration = AsyncHTTPClientTransport.sharedClientConfiguration
+        var configuration = AsyncHTTPClientTransport.clientConfiguration
         configuration.http1_1ConnectionDebugInitializer = record
         configuration.http2StreamChannelDebugInitializer = record
         let http = HTTPClient(eventLoopGroup: group, configuration: configuration)

@@ -184,7 +184,7 @@ class LocalServerTestCase: XCTestCase {
         if let httpClient { return httpClient }
         let made = HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: AsyncHTTPClientTransport.sharedClientConfiguration)
+            configuration: AsyncHTTPClientTransport.clientConfiguration)
         httpClient = made
         addTeardownBlock { try await made.shutdown() }
         return made
