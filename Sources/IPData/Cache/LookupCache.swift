@@ -15,14 +15,17 @@ import Foundation
 public final class LookupCache: Sendable {
     /// The number of entries a cache keeps by default: 4,096.
     public static let defaultMaximumEntries = 4_096
-    /// How long an entry lives by default: 24 hours. Threat data changes about every 15 minutes;
-    /// choose a shorter time when you act on `threat`.
+    /// How long an entry lives by default: 24 hours. Threat data changes about every 15 minutes:
+    /// when you act on `threat`, give threat data less (`LookupCache(threatTimeToLive: 900)`).
     public static let defaultTimeToLive: TimeInterval = 24 * 60 * 60
 
     /// The most entries the cache holds.
     public let maximumEntries: Int
     /// Seconds an entry stays valid after it was stored.
     public let timeToLive: TimeInterval
+    /// Seconds an entry that holds threat data (a lookup of all fields, or one that names
+    /// `threat`) stays valid; nil for `timeToLive`.
+    public let threatTimeToLive: TimeInterval?
 
     private let now: @Sendable () -> Date
     private let storage: Locked<LRUStorage>
@@ -39,9 +42,29 @@ public final class LookupCache: Sendable {
         self.init(maximumEntries: maximumEntries, timeToLive: timeToLive, now: { Date() })
     }
 
-    init(maximumEntries: Int, timeToLive: TimeInterval, now: @escaping @Sendable () -> Date) {
+    /// Creates an empty cache that keeps answers with threat data for less time than the others:
+    /// for a server that acts on `threat` (`threatTimeToLive: 900`, the API's refresh interval),
+    /// while locations and networks, which change far more slowly, live `timeToLive`.
+    ///
+    /// - Parameters:
+    ///   - maximumEntries: The most entries to keep, at least 1 (default 4,096).
+    ///   - timeToLive: Seconds an entry without threat data stays valid (default 24 hours).
+    ///   - threatTimeToLive: Seconds an entry with threat data stays valid.
+    public convenience init(
+        maximumEntries: Int = LookupCache.defaultMaximumEntries,
+        timeToLive: TimeInterval = LookupCache.defaultTimeToLive, threatTimeToLive: TimeInterval
+    ) {
+        self.init(
+            maximumEntries: maximumEntries, timeToLive: timeToLive, threatTimeToLive: threatTimeToLive, now: { Date() })
+    }
+
+    init(
+        maximumEntries: Int, timeToLive: TimeInterval, threatTimeToLive: TimeInterval? = nil,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.maximumEntries = max(1, maximumEntries)
         self.timeToLive = timeToLive
+        self.threatTimeToLive = threatTimeToLive
         self.now = now
         self.storage = Locked(LRUStorage(capacity: max(1, maximumEntries)))
     }
@@ -75,7 +98,16 @@ public final class LookupCache: Sendable {
     }
 
     func insert(_ value: IPResponse, forKey key: String) {
-        insert(value, forKey: key, timeToLive: timeToLive)
+        insert(value, forKey: key, timeToLive: timeToLive(forKey: key))
+    }
+
+    /// `threatTimeToLive` for a key (`address#fields`) whose answer holds threat data, else
+    /// `timeToLive`.
+    private func timeToLive(forKey key: String) -> TimeInterval {
+        guard let threatTimeToLive, let hash = key.lastIndex(of: "#") else { return timeToLive }
+        let fields = key[key.index(after: hash)...]
+        let holdsThreat = fields.isEmpty || fields.split(separator: ",").contains("threat")
+        return holdsThreat ? threatTimeToLive : timeToLive
     }
 
     /// Keeps `value` for `key` for `timeToLive` seconds instead of the cache's own time to live.
@@ -91,7 +123,8 @@ extension LookupCache: LookupCacheStore {
         value(forKey: key.description).map { LookupCacheEntry(response: $0, json: nil) }
     }
 
-    /// Keeps the answer of `entry` for `key`, for `timeToLive`.
+    /// Keeps the answer of `entry` for `key`, for `timeToLive` (`threatTimeToLive` when it holds
+    /// threat data).
     public func store(_ entry: LookupCacheEntry, for key: LookupCacheKey) {
         insert(entry.response, forKey: key.description)
     }

@@ -65,6 +65,33 @@ final class LookupCacheTests: MockedClientTestCase {
         XCTAssertNil(cache.entry(for: key), "30 seconds, not the cache's 900")
     }
 
+    /// With `threatTimeToLive`, an answer with threat data (all fields, or `threat` among them)
+    /// expires after it, and the others after `timeToLive`; through a client too.
+    func testThreatDataLivesItsOwnTime() throws {
+        let clock = ManualClock()
+        let cache = LookupCache(maximumEntries: 10, timeToLive: 86_400, threatTimeToLive: 900, now: { clock.now })
+        XCTAssertNil(LookupCache().threatTimeToLive)
+        XCTAssertEqual(LookupCache(threatTimeToLive: 900).threatTimeToLive, 900)
+        let all = try XCTUnwrap(LookupCacheKey(address: "8.8.8.8", fields: nil))
+        let threat = try XCTUnwrap(LookupCacheKey(address: "8.8.8.8", fields: ["threat", "ip"]))
+        let country = try XCTUnwrap(LookupCacheKey(address: "8.8.8.8", fields: ["country_name"]))
+        for key in [all, threat, country] {
+            cache.store(LookupCacheEntry(response: try response("8.8.8.8"), json: nil), for: key)
+        }
+        cache.insert(try response("1.1.1.1"), forKey: "1.1.1.1#")
+        cache.insert(try response("1.1.1.1"), forKey: "1.1.1.1#city")
+        clock.advance(by: 899)
+        XCTAssertNotNil(cache.entry(for: all))
+        clock.advance(by: 1)
+        XCTAssertNil(cache.entry(for: all), "all fields hold threat data: 900 s")
+        XCTAssertNil(cache.entry(for: threat), "threat among the fields: 900 s")
+        XCTAssertNil(cache.value(forKey: "1.1.1.1#"), "the client's path: 900 s")
+        XCTAssertNotNil(cache.entry(for: country), "no threat data: 24 hours")
+        XCTAssertNotNil(cache.value(forKey: "1.1.1.1#city"))
+        clock.advance(by: 86_400 - 900)
+        XCTAssertNil(cache.entry(for: country))
+    }
+
     func testTheKeyIsTheCanonicalAddressAndTheSetOfFields() {
         XCTAssertEqual(
             LookupCache.key(address: "2001:DB8::1", fields: nil),
