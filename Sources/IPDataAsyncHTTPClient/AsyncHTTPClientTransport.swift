@@ -39,7 +39,10 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     public let client: HTTPClient
     /// The most seconds a request may take, from the moment it is sent to the last byte of its
     /// answer; through an `IPDataClient`, its `IPDataClient.Configuration.deadline` if that is
-    /// shorter. Past it the request fails with `URLError(.timedOut)`.
+    /// shorter. Past it the request fails with `URLError(.timedOut)`. 10 s by default: a server's
+    /// default, since the API answers a lookup, or a bulk request of 100 addresses, well within
+    /// it, while a silent API would otherwise hold each waiting lookup (and what it holds: a
+    /// middleware's pending lookups, a request's task) for URLSession's 60 s.
     public let timeout: TimeInterval
     /// The most bytes an answer may have; reading stops there with
     /// `URLError(.dataLengthExceedsMaximum)`. Through an `IPDataClient` the smaller of this and
@@ -84,7 +87,7 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
     /// A transport over `client`, which it never shuts down. By default `sharedClient`; with a
     /// client of yours, see the redirects in the type's description.
     public init(
-        client: HTTPClient = AsyncHTTPClientTransport.sharedClient, timeout: TimeInterval = 60,
+        client: HTTPClient = AsyncHTTPClientTransport.sharedClient, timeout: TimeInterval = 10,
         maximumResponseSize: Int = 10 * 1_048_576
     ) {
         self.client = client

@@ -27,6 +27,12 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertTrue(error.localizedDescription.contains(KeyRedaction.placeholder), error.localizedDescription)
     }
 
+    /// A server's default: 10 s for a request, not URLSession's 60 (see `timeout`).
+    func testTheDefaultTimeoutIsAServers() {
+        XCTAssertEqual(AsyncHTTPClientTransport().timeout, 10)
+        XCTAssertEqual(AsyncHTTPClientTransport(timeout: 3).timeout, 3)
+    }
+
     /// An `HTTPClient` of the app's, made with `clientConfiguration`, fails a lookup against a
     /// refused connection at once (AsyncHTTPClient's default would try it again for 10 s).
     func testTheRecommendedConfigurationFailsARefusedConnectionAtOnce() async throws {

@@ -74,7 +74,7 @@ final class AsyncHTTPClientTransportLimitsTests: LocalServerTestCase {
     }
 
     /// The deadline a client passes bounds the wait for the answer's head in the transport itself
-    /// (its own timeout, 60 s, would wait for the slow mode's answer after 5 s).
+    /// (its own timeout, 10 s, would wait for the slow mode's answer after 5 s).
     func testTheTransportHoldsTheHeadToTheDeadlineItIsTold() async throws {
         let request = Endpoint.address("8.8.8.8").urlRequest(
             baseURL: server.url("SLOW"), apiKey: server.key, fields: nil)
