@@ -17,10 +17,8 @@ actor LookupGate {
 
     let limits: IPDataLookupLimits
     private(set) var pending = 0
-    /// When each recently looked-up address was, oldest first (a bounded map, pruned as it goes).
+    /// When each address was last let through; pruned of expired entries when it grows large.
     private var remembered: [IPAddress: ContinuousClock.Instant] = [:]
-    private var rememberedOrder: [(IPAddress, ContinuousClock.Instant)] = []
-    private var rememberedStart = 0
     /// Tokens left of the total bucket, and when it was last filled.
     private var tokens: Double
     private var filled: ContinuousClock.Instant
@@ -29,7 +27,7 @@ actor LookupGate {
     /// The quota error, and when a lookup may try again.
     private var quota: (error: IPDataError, until: ContinuousClock.Instant)?
 
-    /// The most addresses remembered; past it the oldest are forgotten.
+    /// The most addresses and networks remembered; past it the expired ones are forgotten.
     static let maximumRemembered = 65_536
 
     init(limits: IPDataLookupLimits, now: ContinuousClock.Instant = .now) {
@@ -40,21 +38,24 @@ actor LookupGate {
 
     /// Whether a lookup of `address` may start now; counts it as pending when it may.
     func admit(_ address: IPAddress, now: ContinuousClock.Instant = .now) -> Verdict {
-        if let quota {
-            guard now >= quota.until else { return .quotaExhausted(quota.error) }
-            // One lookup tries again; the others wait for its answer, for another pause.
-            self.quota = (quota.error, now + .seconds(limits.quotaPause))
-        }
+        if let quota, now < quota.until { return .quotaExhausted(quota.error) }
         guard pending < max(1, limits.maximumPending) else { return .limited }
         if !isRemembered(address, now: now) {
-            guard takeToken(now: now), countNew(in: network(of: address), now: now) else { return .limited }
+            // The network's own count first, so that a network past its minute's share spends
+            // none of the tokens every other new client needs.
+            let network = network(of: address)
+            guard hasRoom(in: network, now: now), takeToken(now: now) else { return .limited }
+            networks[network]!.count += 1
             remember(address, now: now)
         }
+        // After a quota 403, this lookup tries again; the others wait for another pause.
+        if let quota { self.quota = (quota.error, now + .seconds(limits.quotaPause)) }
         pending += 1
         return .go
     }
 
-    /// Records the end of a lookup that `admit` let through; a quota 403 pauses every lookup.
+    /// Records the end of a lookup that `admit` let through, with its error (nil when it got an
+    /// answer): a quota 403 pauses every lookup, and an answer ends the pause.
     func ended(_ error: IPDataError?, now: ContinuousClock.Instant = .now) {
         pending -= 1
         if let error, Self.isQuotaExhausted(error) {
@@ -91,18 +92,10 @@ actor LookupGate {
 
     private func remember(_ address: IPAddress, now: ContinuousClock.Instant) {
         remembered[address] = now
-        rememberedOrder.append((address, now))
-        // Forget what is too old, or too many, from the front.
-        while rememberedStart < rememberedOrder.count {
-            let (oldest, seen) = rememberedOrder[rememberedStart]
-            let expired = now - seen >= .seconds(limits.rememberedFor)
-            guard expired || remembered.count > Self.maximumRemembered else { break }
-            if remembered[oldest] == seen { remembered[oldest] = nil }
-            rememberedStart += 1
-        }
-        if rememberedStart > 4_096, rememberedStart * 2 > rememberedOrder.count {
-            rememberedOrder.removeFirst(rememberedStart)
-            rememberedStart = 0
+        if remembered.count > Self.maximumRemembered {
+            remembered = remembered.filter { now - $0.value < .seconds(limits.rememberedFor) }
+            // Still too many within the window: forget them all rather than grow without end.
+            if remembered.count > Self.maximumRemembered { remembered = [address: now] }
         }
     }
 
@@ -117,15 +110,13 @@ actor LookupGate {
         return true
     }
 
-    private func countNew(in network: IPAddress, now: ContinuousClock.Instant) -> Bool {
-        var entry = networks[network] ?? (now, 0)
-        if now - entry.minute >= .seconds(60) { entry = (now, 0) }
-        guard entry.count < max(1, limits.newClientsPerNetworkPerMinute) else {
-            networks[network] = entry
-            return false
+    /// Whether `network` may have one more new client this minute; starts its minute anew when
+    /// the last one is over.
+    private func hasRoom(in network: IPAddress, now: ContinuousClock.Instant) -> Bool {
+        if let entry = networks[network], now - entry.minute < .seconds(60) {
+            return entry.count < max(1, limits.newClientsPerNetworkPerMinute)
         }
-        entry.count += 1
-        networks[network] = entry
+        networks[network] = (now, 0)
         if networks.count > Self.maximumRemembered {
             networks = networks.filter { now - $0.value.minute < .seconds(60) }
         }

@@ -131,7 +131,7 @@ public struct IPDataMiddleware<Context: IPDataRequestContext>: RouterMiddleware 
                 await gate.ended(nil)
                 return response
             } catch {
-                await gate.ended(error as? IPDataError)
+                await gate.ended(error as? IPDataError ?? .networkError(error))
                 throw error
             }
         }

@@ -72,6 +72,17 @@ final class LookupGateTests: XCTestCase {
         XCTAssertEqual(count, 50, "then 100 a second")
     }
 
+    /// A network past its minute's share spends none of the tokens other new clients need.
+    func testOneNetworksFloodLeavesTheOthersTheirTokens() async throws {
+        let gate = LookupGate(limits: .init(newClientsPerSecond: 10, newClientsPerNetworkPerMinute: 5), now: at(0))
+        var flood = 0
+        for n in 1...100 where try await admitted(gate, "2606:4700:1:2::\(String(n, radix: 16))") { flood += 1 }
+        XCTAssertEqual(flood, 5)
+        var others = 0
+        for n in 1...10 where try await admitted(gate, "2606:4700:\(String(n + 16, radix: 16))::1") { others += 1 }
+        XCTAssertEqual(others, 5, "the 5 tokens the flood did not get")
+    }
+
     func testPendingLookupsAreBounded() async throws {
         let gate = LookupGate(limits: .init(maximumPending: 2), now: at(0))
         for n in 1...2 {
