@@ -26,6 +26,9 @@ let package = Package(
         // Observers that send what a client does to swift-log, swift-metrics and
         // swift-distributed-tracing: its code needs the `Observability` trait.
         .library(name: "IPDataObservability", targets: ["IPDataObservability"]),
+        // Vapor 4: `app.ipdata`, `req.ipdata` and a middleware that looks up each request's
+        // client: its code needs the `Vapor` trait (which turns on `AsyncHTTPClient`).
+        .library(name: "IPDataVapor", targets: ["IPDataVapor"]),
     ],
     traits: [
         .trait(
@@ -39,6 +42,9 @@ let package = Package(
             name: "Observability",
             description:
                 "Builds IPDataObservability's observers on swift-log, swift-metrics and swift-distributed-tracing."),
+        .trait(
+            name: "Vapor", description: "Builds IPDataVapor's app.ipdata and IPDataVaporMiddleware, on vapor 4.",
+            enabledTraits: ["AsyncHTTPClient"]),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -57,6 +63,8 @@ let package = Package(
         // The Logger a ValkeyClient needs, for the Valkey trait's test and proof (valkey-swift's own
         // dependency), and IPDataObservability's.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.3"),
+        // Used only with the Vapor trait.
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
     ],
     targets: [
         .target(
@@ -112,10 +120,33 @@ let package = Package(
         // The DocC articles' test samples, run (scripts/check-samples.sh type-checks every sample of
         // README.md and the articles as printed, against the built modules).
         .testTarget(name: "DocumentationSampleTests", dependencies: ["IPData", "IPDataTesting"]),
+        // What the Hummingbird and Vapor middlewares share, on IPData's public API alone (no
+        // dependency, no trait): the budget, the limits, the policy and what they learn.
+        .target(name: "IPDataServer", dependencies: ["IPData"]),
+        .testTarget(name: "IPDataServerTests", dependencies: ["IPData", "IPDataServer", "IPDataTestSupport"]),
+        .target(
+            name: "IPDataVapor",
+            dependencies: [
+                "IPData", "IPDataServer",
+                .target(name: "IPDataAsyncHTTPClient", condition: .when(traits: ["Vapor"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .target(name: "IPDataObservability", condition: .when(traits: ["Observability"])),
+            ]),
+        // IPDataVapor in a Vapor app served on loopback, against the local server (needs the
+        // Vapor trait; without it the target builds empty).
+        .testTarget(
+            name: "IPDataVaporTests",
+            dependencies: [
+                "IPData", "IPDataVapor", "IPDataTestSupport",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Vapor"])),
+                .target(name: "IPDataObservability", condition: .when(traits: ["Observability"])),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: ["Observability"])),
+            ]),
         .target(
             name: "IPDataHummingbird",
             dependencies: [
-                "IPData",
+                "IPData", "IPDataServer",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 // The request's logger for IPDataLoggingObserver, when Observability is on too.
                 .target(name: "IPDataObservability", condition: .when(traits: ["Observability"])),

@@ -17,7 +17,9 @@
 # the `Hummingbird` trait, the hummingbird dependency, the IPDataHummingbird product, target and
 # test target that use it under that trait; and likewise the
 # `Valkey` trait, the valkey-swift dependency, the IPDataValkey product and target, and its
-# dependency on Valkey under that trait. (Checked when the file exists or is named: the two-file
+# dependency on Valkey under that trait; the `Vapor` trait, the vapor dependency, the IPDataVapor
+# product and target that use it under that trait, and IPDataServer, which the Hummingbird and
+# Vapor targets share. (Checked when the file exists or is named: the two-file
 # form checks the first two only.)
 set -euo pipefail
 export LC_ALL=C
@@ -69,7 +71,13 @@ for needed in \
     '.package(url: "https://github.com/valkey-io/valkey-swift.git", from: "1.4.0")' \
     '.library(name: "IPDataValkey", targets: ["IPDataValkey"])' \
     '.target( name: "IPDataValkey"' \
-    '.product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"]))'; do
+    '.product(name: "Valkey", package: "valkey-swift", condition: .when(traits: ["Valkey"]))' \
+    '.trait( name: "Vapor"' \
+    '.package(url: "https://github.com/vapor/vapor.git", from: "4.122.0")' \
+    '.library(name: "IPDataVapor", targets: ["IPDataVapor"])' \
+    '.target( name: "IPDataVapor"' \
+    '.product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))' \
+    '.target(name: "IPDataServer", dependencies: ["IPData"])'; do
     [[ $added == *"${needed//,/}"* ]] || missing+=("$needed")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -77,4 +85,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     printf '  %s\n' "${missing[@]}" >&2
     exit 1
 fi
-echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient, Hummingbird and Valkey traits"
+echo "check-manifests: $(basename "$third") declares the same package plus the AsyncHTTPClient, Hummingbird, Valkey, Observability and Vapor traits"

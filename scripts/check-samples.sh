@@ -63,7 +63,7 @@ if [[ -n $trait_build ]]; then
     [[ -f $manifest ]] || { echo "check-samples: no build in $trait_build (debug.yaml)" >&2; exit 2; }
     # Every module path and C module map the trait targets' tests were compiled with.
     mapfile -t flags < <(
-        for target in IPDataAsyncHTTPClientTests IPDataHummingbirdTests IPDataValkeyTests; do
+        for target in IPDataAsyncHTTPClientTests IPDataHummingbirdTests IPDataValkeyTests IPDataVaporTests; do
             python3 scripts/target-command.py "$manifest" "$target" 2>/dev/null || true
         done | python3 -c '
 import sys

@@ -37,12 +37,7 @@ final class IPDataMiddlewareTests: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        environment = ProcessInfo.processInfo.environment
-        guard environment["IPDATA_TEST_URL_NORMAL"] != nil else {
-            let reason = "no local API server: run TestServer/start and source its env (see TestServer/README.md)"
-            if environment["IPDATA_INTEGRATION_REQUIRED"] == "1" { XCTFail(reason) }
-            throw XCTSkip(reason)
-        }
+        environment = try localServerEnvironment()
     }
 
     private func client(_ mode: String = "NORMAL", path: String = "", key: String? = nil) -> IPDataClient {

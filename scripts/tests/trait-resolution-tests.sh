@@ -51,7 +51,7 @@ if ! resolve; then
 elif fetched=$(find "$tmp/app/.build/checkouts" "$tmp/app/.build/repositories" -mindepth 1 2>/dev/null) &&
     [ -n "$fetched" ]; then
     fail "without the trait, resolves offline" "it fetched: $fetched"
-elif grep -qE 'async-http-client|hummingbird|valkey-swift|swift-metrics|swift-distributed-tracing|swift-crypto|swift-log' "$tmp/out" "$tmp/app/Package.resolved" 2>/dev/null; then
+elif grep -qE 'async-http-client|hummingbird|valkey-swift|swift-metrics|swift-distributed-tracing|swift-crypto|swift-log|vapor' "$tmp/out" "$tmp/app/Package.resolved" 2>/dev/null; then
     fail "without the trait, resolves offline" "a trait's dependency named: $(cat "$tmp/out")"
 else
     pass "without the trait, resolves offline and fetches nothing"
@@ -73,6 +73,7 @@ wants AsyncHTTPClient async-http-client
 wants Hummingbird hummingbird
 wants Valkey valkey-swift
 wants Observability swift-metrics
+wants Vapor vapor
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,4 +1,5 @@
 import Foundation
+import IPDataTestSupport
 import XCTest
 
 @testable import IPData
@@ -65,15 +66,7 @@ struct LocalAPIServer {
 
     /// The server described by the environment, or a skip (a failure when CI requires it).
     static func fromEnvironment() throws -> LocalAPIServer {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["IPDATA_TEST_URL_NORMAL"] != nil else {
-            let reason = "no local API server: run TestServer/start and source its env (see TestServer/README.md)"
-            if environment["IPDATA_INTEGRATION_REQUIRED"] == "1" {
-                XCTFail(reason)
-            }
-            throw XCTSkip(reason)
-        }
-        return LocalAPIServer(environment: environment)
+        LocalAPIServer(environment: try localServerEnvironment())
     }
 
     func url(_ mode: String) -> URL {

@@ -1,9 +1,10 @@
-#if Hummingbird
 import IPData
 
 /// What a middleware lets through to the API, by its `IPDataLookupLimits`: lookups pending at
 /// once, new clients a second and per network a minute, and nothing while the quota is
-/// exhausted but one lookup a pause.
+/// exhausted but one lookup a pause. It holds the lookups it let through, so that a server's
+/// shutdown can cancel them and wait for their end.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 actor LookupGate {
     /// Whether a lookup may start.
     enum Verdict {
@@ -26,6 +27,12 @@ actor LookupGate {
     private var networks: [IPAddress: (minute: ContinuousClock.Instant, count: Int)] = [:]
     /// The quota error, and when a lookup may try again.
     private var quota: (error: IPDataError, until: ContinuousClock.Instant)?
+
+    /// The lookups `launch` started that have not ended, by number.
+    private var running: [Int: Task<IPResponse, any Error>] = [:]
+    private var launched = 0
+    /// Who waits for `running` to empty (`cancelAll()`).
+    private var drained: [CheckedContinuation<Void, Never>] = []
 
     /// The most addresses and networks remembered; past it the expired ones are forgotten.
     static let maximumRemembered = 65_536
@@ -64,6 +71,44 @@ actor LookupGate {
             quota = nil
         }
     }
+
+    /// Starts `lookup`, which `admit` let through, as a task of its own (not a child: past the
+    /// budget it goes on and fills the cache); its end is recorded as `ended(_:)`'s.
+    func launch(_ lookup: @escaping @Sendable () async throws -> IPResponse) -> Task<IPResponse, any Error> {
+        launched += 1
+        let number = launched
+        let task = Task {
+            do {
+                let response = try await lookup()
+                finished(number, nil)
+                return response
+            } catch {
+                finished(number, error as? IPDataError ?? .networkError(error))
+                throw error
+            }
+        }
+        running[number] = task
+        return task
+    }
+
+    private func finished(_ number: Int, _ error: IPDataError?) {
+        running[number] = nil
+        ended(error)
+        if running.isEmpty {
+            for waiter in drained { waiter.resume() }
+            drained = []
+        }
+    }
+
+    /// Cancels every lookup `launch` started, and returns when all have ended.
+    func cancelAll() async {
+        for task in running.values { task.cancel() }
+        guard !running.isEmpty else { return }
+        await withCheckedContinuation { drained.append($0) }
+    }
+
+    /// The lookups `launch` started that have not ended.
+    var runningCount: Int { running.count }
 
     /// A 403 whose message names the quota (the API's words for a used-up plan).
     static func isQuotaExhausted(_ error: IPDataError) -> Bool {
@@ -142,7 +187,7 @@ private actor FirstOfTwo {
 /// The result of `lookup` if it ends within `budget`, else nil at the budget's end, while the
 /// lookup goes on. Awaiting a task's result ignores the caller's cancellation, so the race is a
 /// continuation that the first of the two resumes, not a task group (which would wait for both).
-@available(macOS 14, iOS 17, tvOS 17, *)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 func result(
     of lookup: Task<IPResponse, any Error>, within budget: Duration
 ) async -> Result<IPResponse, any Error>? {
@@ -159,4 +204,3 @@ func result(
         }
     }
 }
-#endif

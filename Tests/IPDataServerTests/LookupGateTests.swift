@@ -1,11 +1,10 @@
-#if Hummingbird
 import IPData
 import XCTest
 
-@testable import IPDataHummingbird
+@testable import IPDataServer
 
 /// What `IPDataMiddleware` lets through to the API, on a clock of the test's.
-@available(macOS 14, iOS 17, tvOS 17, *)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class LookupGateTests: XCTestCase {
     private let start = ContinuousClock.now
 
@@ -118,4 +117,3 @@ final class LookupGateTests: XCTestCase {
         XCTAssertTrue(notQuota, "another 403 pauses nothing")
     }
 }
-#endif

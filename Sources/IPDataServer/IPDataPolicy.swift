@@ -1,11 +1,10 @@
-#if Hummingbird
-import Hummingbird
 import IPData
 
-/// Which requests `IPDataMiddleware` turns away, by what the API says of their client: its
-/// country, threat flags and threat score, or a rule of your own. A request whose client has no
-/// answer goes on, unless `blocksUnknownClients` or `blocksUnansweredClients` says otherwise (a
-/// private address is never judged; a failed lookup is `IPDataMiddleware.FailureMode`'s).
+/// Which requests a middleware (`IPDataMiddleware` of Hummingbird, `IPDataVaporMiddleware` of
+/// Vapor) turns away, by what the API says of their client: its country, threat flags and threat
+/// score, or a rule of your own. A request whose client has no answer goes on, unless
+/// `blocksUnknownClients` or `blocksUnansweredClients` says otherwise (a private address is never
+/// judged; a failed lookup is `IPDataFailureMode`'s).
 ///
 /// ```swift
 /// let policy = IPDataPolicy(blockedCountries: ["KP"], blocksTor: true, maximumThreatScore: 80)
@@ -30,15 +29,15 @@ public struct IPDataPolicy: Sendable {
     public var blocksUnansweredClients: Bool
     /// A rule of your own: true turns the request away.
     public var rejects: (@Sendable (IPResponse) -> Bool)?
-    /// The status of a turned-away request: 403 by default.
-    public var rejectionStatus: HTTPResponse.Status
+    /// The HTTP status code of a turned-away request: 403 (Forbidden) by default.
+    public var rejectionStatusCode: Int
 
     /// A policy that turns away what its arguments name; by default nothing.
     public init(
         blockedCountries: Set<String> = [], blocksTor: Bool = false, blocksProxies: Bool = false,
         blocksKnownAttackers: Bool = false, maximumThreatScore: Int? = nil, blocksUnknownClients: Bool = false,
         blocksUnansweredClients: Bool = false, rejects: (@Sendable (IPResponse) -> Bool)? = nil,
-        rejectionStatus: HTTPResponse.Status = .forbidden
+        rejectionStatusCode: Int = 403
     ) {
         self.blockedCountries = Set(blockedCountries.map { $0.uppercased() })
         self.blocksTor = blocksTor
@@ -48,7 +47,7 @@ public struct IPDataPolicy: Sendable {
         self.blocksUnknownClients = blocksUnknownClients
         self.blocksUnansweredClients = blocksUnansweredClients
         self.rejects = rejects
-        self.rejectionStatus = rejectionStatus
+        self.rejectionStatusCode = rejectionStatusCode
     }
 
     /// Whether a request whose client has no answer, for `outcome`, is turned away.
@@ -71,4 +70,3 @@ public struct IPDataPolicy: Sendable {
         return rejects?(response) ?? false
     }
 }
-#endif

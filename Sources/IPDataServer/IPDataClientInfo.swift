@@ -1,8 +1,6 @@
-#if Hummingbird
-import Hummingbird
 import IPData
 
-/// What `IPDataMiddleware` learnt of a request's client.
+/// What a middleware (`IPDataClientLookup`) learnt of a request's client.
 public struct IPDataClientInfo: Sendable {
     /// Why the request carries an answer, or does not.
     public enum Outcome: Sendable {
@@ -26,5 +24,11 @@ public struct IPDataClientInfo: Sendable {
     public let response: IPResponse?
     /// Why there is a `response`, or why there is none.
     public let outcome: Outcome
+
+    /// What a middleware learnt: for a test of your routes, or a middleware of your own.
+    public init(address: String?, response: IPResponse?, outcome: Outcome) {
+        self.address = address
+        self.response = response
+        self.outcome = outcome
+    }
 }
-#endif

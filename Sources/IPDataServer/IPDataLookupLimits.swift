@@ -1,7 +1,6 @@
-#if Hummingbird
 import IPData
 
-/// How many lookups `IPDataMiddleware` lets through to the API, so that no client, and no
+/// How many lookups a middleware (`IPDataClientLookup`) lets through to the API, so that no client, and no
 /// outage, can make it spend your quota or pile up work. A request the limits keep from a lookup
 /// goes on without data, as `.overBudget` (which `IPDataPolicy.blocksUnansweredClients` can turn
 /// away).
@@ -49,4 +48,3 @@ public struct IPDataLookupLimits: Sendable, Equatable {
             maximumPending: maximumPending, newClientsPerSecond: .max, newClientsPerNetworkPerMinute: .max)
     }
 }
-#endif
