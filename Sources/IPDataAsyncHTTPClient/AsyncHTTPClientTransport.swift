@@ -84,6 +84,51 @@ public struct AsyncHTTPClientTransport: IPDataTransport {
         return configuration
     }
 
+    /// `clientConfiguration` with the HTTPS proxy that `environment` names, read as curl and
+    /// URLSession on Linux read it: `https_proxy`, else `HTTPS_PROXY`, else `all_proxy` or
+    /// `ALL_PROXY`, an `http://` URL with a host, a port (1080 when left out) and, optionally,
+    /// a user and password (sent as `Proxy-Authorization: Basic`). None when `no_proxy` or
+    /// `NO_PROXY` lists `host` (a name, a domain with or without its leading dot, or `*`), or when
+    /// the variable is unset or not such a URL. The requests go through the proxy with `CONNECT`,
+    /// so the proxy sees the API's host and port, never the key.
+    ///
+    /// An `HTTPClient` has one proxy for every request, so `host` is the API's host, which
+    /// `no_proxy` is compared with once, here.
+    ///
+    /// ```swift
+    /// let httpClient = HTTPClient(
+    ///     configuration: AsyncHTTPClientTransport.clientConfiguration(proxyFrom: ProcessInfo.processInfo.environment))
+    /// ```
+    public static func clientConfiguration(
+        proxyFrom environment: [String: String], host: String = "api.ipdata.co"
+    ) -> HTTPClient.Configuration {
+        var configuration = clientConfiguration
+        configuration.proxy = proxy(from: environment, host: host)
+        return configuration
+    }
+
+    /// The proxy of `clientConfiguration(proxyFrom:host:)`.
+    static func proxy(from environment: [String: String], host: String) -> HTTPClient.Configuration.Proxy? {
+        let names = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }),
+            let url = URL(string: text.contains("://") ? text : "http://" + text), url.scheme?.lowercased() == "http",
+            let proxyHost = url.host, !proxyHost.isEmpty
+        else { return nil }
+        let exceptions = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let target = host.lowercased()
+        for exception in exceptions where !exception.isEmpty {
+            let domain = exception.hasPrefix(".") ? String(exception.dropFirst()) : exception
+            if exception == "*" || target == domain || target.hasSuffix("." + domain) { return nil }
+        }
+        let port = url.port ?? 1080
+        guard let user = url.user else { return .server(host: proxyHost, port: port) }
+        let credentials = "\(user.removingPercentEncoding ?? user):\(url.password?.removingPercentEncoding ?? "")"
+        return .server(
+            host: proxyHost, port: port,
+            authorization: .basic(credentials: Data(credentials.utf8).base64EncodedString()))
+    }
+
     /// A transport over `client`, which it never shuts down. By default `sharedClient`; with a
     /// client of yours, see the redirects in the type's description.
     public init(

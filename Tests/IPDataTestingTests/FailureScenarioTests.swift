@@ -56,6 +56,8 @@ final class FailureScenarioTests: XCTestCase {
         }
         guard case .unexpectedStatus(429, _)? = failure else { return XCTFail("\(String(describing: failure))") }
         XCTAssertEqual(outcomes.retryAfter, ["30"])
+        XCTAssertEqual(failure?.isRateLimited, true)
+        XCTAssertEqual(failure?.retryAfter, 30, "the error carries the wait")
     }
 
     func testAServerErrorOnTheFirstRequestIsRetried() async throws {

@@ -12,6 +12,13 @@ enum APIResponse {
             return .unexpectedStatus(
                 statusCode: answer.statusCode, message: redirectMessage(answer, answering: answer.url ?? requestURL))
         }
+        if answer.statusCode == 429 {
+            let retryAfter = answer.value(forHTTPHeaderField: "Retry-After").flatMap {
+                RetryAfter.seconds($0, now: Date())
+            }
+            let message = redaction.redact(self.message(in: answer.body, status: 429))
+            return .rateLimited(message: message, retryAfter: retryAfter)
+        }
         return error(status: answer.statusCode, body: answer.body, redaction: redaction)
     }
 

@@ -98,6 +98,34 @@ extension IPDataError {
         guard case .networkError(let underlying) = self else { return false }
         return underlying is CancellationError || (underlying as? URLError)?.code == .cancelled
     }
+
+    /// Whether the API refused the call for the rate of requests: `unexpectedStatus` with status
+    /// 429 (Too Many Requests). Nothing was looked up, so the same call may be made again after
+    /// `retryAfter`. (A `RetryPolicy` that retries rate limits does that itself.)
+    public var isRateLimited: Bool {
+        guard case .unexpectedStatus(429, _) = self else { return false }
+        return true
+    }
+
+    /// The seconds a 429's `Retry-After` header asked to wait, when it had one (an HTTP date is
+    /// counted from the answer's arrival); nil for any other error. A 429's message ends with
+    /// `(retry after N s)` then, so that its one line says so too.
+    public var retryAfter: TimeInterval? {
+        guard case .unexpectedStatus(429, let message) = self, message.hasSuffix(" s)"),
+            let open = message.range(of: Self.retryAfterOpening, options: .backwards)
+        else { return nil }
+        return TimeInterval(message[open.upperBound..<message.index(message.endIndex, offsetBy: -3)])
+    }
+
+    static let retryAfterOpening = " (retry after "
+
+    /// A 429's error, its message followed by the wait `Retry-After` asked for (`seconds`, rounded
+    /// up to whole seconds).
+    static func rateLimited(message: String, retryAfter seconds: TimeInterval?) -> IPDataError {
+        guard let seconds else { return .unexpectedStatus(statusCode: 429, message: message) }
+        let whole = Int(min(seconds, 365 * 24 * 3600).rounded(.up))
+        return .unexpectedStatus(statusCode: 429, message: "\(message)\(retryAfterOpening)\(whole) s)")
+    }
 }
 
 extension IPDataError: LocalizedError {
