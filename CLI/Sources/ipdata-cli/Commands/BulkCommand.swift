@@ -240,7 +240,7 @@ struct BulkCommand: ToolCommand {
                 return try await lookup.run(client.lookupStream(addresses, fields: fields, options: options))
             }
             let outcomes = CacheFirstLookup(
-                addresses, store: cache, fields: fields, concurrency: concurrency,
+                addresses, store: cache, fields: fields, concurrency: concurrency, isStopped: { ledger.isStopped },
                 makeStream: { client.lookupStream($0, fields: fields, options: options) })
             return try await lookup.run(next: outcomes.next)
         } catch let error as CommandError {

@@ -53,10 +53,34 @@ final class CacheFirstLookup {
         case given(Segment, sends: Bool)
     }
 
+    /// What a stream reads: the misses given to it, until its input ended or the run stopped.
+    struct Feed: AsyncSequence, Sendable {
+        typealias Element = String
+        let misses: AsyncStream<String>
+        let isStopped: @Sendable () -> Bool
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(misses: misses.makeAsyncIterator(), isStopped: isStopped)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var misses: AsyncStream<String>.Iterator
+            let isStopped: @Sendable () -> Bool
+
+            /// The next miss; nil once the run stopped, so that what was given but not yet read
+            /// is not sent, as an input that stopped is not read any further.
+            mutating func next() async -> String? {
+                guard !isStopped() else { return nil }
+                return await misses.next()
+            }
+        }
+    }
+
     private var addresses: AddressReader.Iterator
     private let store: SQLiteLookupStore
     private let fields: [String]?
-    private let makeStream: (AsyncStream<String>) -> IPLookupStream
+    private let isStopped: @Sendable () -> Bool
+    private let makeStream: (Feed) -> IPLookupStream
     /// The misses to give a stream after the oldest one awaited: enough for a full window.
     private let sendsAhead: Int
     /// The most cached answers held while reading ahead.
@@ -70,14 +94,16 @@ final class CacheFirstLookup {
     private var inputError: Error?
 
     /// Outcomes of `addresses`, `store`'s answers of `fields` first, the misses looked up by the
-    /// streams `makeStream` makes of them (with a window of `concurrency` requests).
+    /// streams `makeStream` makes of them (with a window of `concurrency` requests). Once
+    /// `isStopped` (the run's stop: see `InputLedger.stop()`), the streams read no more.
     init(
         _ addresses: AddressReader, store: SQLiteLookupStore, fields: [String]?, concurrency: Int,
-        makeStream: @escaping (AsyncStream<String>) -> IPLookupStream
+        isStopped: @escaping @Sendable () -> Bool, makeStream: @escaping (Feed) -> IPLookupStream
     ) {
         self.addresses = addresses.makeAsyncIterator()
         self.store = store
         self.fields = fields
+        self.isStopped = isStopped
         self.makeStream = makeStream
         self.sendsAhead = max(1, concurrency) * Self.batchSize
         self.mostAnswersHeld = max(1, concurrency) * Self.mostAddressesPerRequest
@@ -106,6 +132,8 @@ final class CacheFirstLookup {
                     await readAhead(for: segment)
                     take()
                     if sends { segment.sendsAhead -= 1 }
+                    // A stream that ends before this miss's outcome: the run stopped (or its task
+                    // was cancelled), and this address, and those after it, were not attempted.
                     guard let result = try await segment.results.next() else { return nil }
                     return .streamed(result)
                 }
@@ -177,8 +205,9 @@ final class CacheFirstLookup {
 
     private func give(_ address: String, sends: Bool) {
         if current?.isClosed != false {
-            let (feed, continuation) = AsyncStream<String>.makeStream()
-            current = Segment(feed: continuation, results: makeStream(feed).makeAsyncIterator())
+            let (misses, continuation) = AsyncStream<String>.makeStream()
+            let stream = makeStream(Feed(misses: misses, isStopped: isStopped))
+            current = Segment(feed: continuation, results: stream.makeAsyncIterator())
         }
         guard let segment = current else { return }
         segment.feed.yield(address)
