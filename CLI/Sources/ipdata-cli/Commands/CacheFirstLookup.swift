@@ -25,21 +25,31 @@ final class CacheFirstLookup {
 
     /// One lookup stream of misses, and what it was given.
     private final class Segment {
-        let feed: AsyncStream<String>.Continuation
+        let feed: AsyncStream<[String]>.Continuation
         var results: IPLookupStream.Iterator
+        /// Misses of the batch being read, given to the stream together at its end.
+        var unsent: [String] = []
         /// Whether its input has ended: it sends what it holds.
         var isClosed = false
         /// Addresses it was given that it will send (public, or no address at all), whose
         /// outcomes are not taken yet.
         var sendsAhead = 0
 
-        init(feed: AsyncStream<String>.Continuation, results: IPLookupStream.Iterator) {
+        init(feed: AsyncStream<[String]>.Continuation, results: IPLookupStream.Iterator) {
             self.feed = feed
             self.results = results
         }
 
+        /// Gives the stream the misses of the batch read.
+        func send() {
+            guard !unsent.isEmpty else { return }
+            feed.yield(unsent)
+            unsent = []
+        }
+
         func close() {
             guard !isClosed else { return }
+            send()
             isClosed = true
             feed.finish()
         }
@@ -53,10 +63,11 @@ final class CacheFirstLookup {
         case given(Segment, sends: Bool)
     }
 
-    /// What a stream reads: the misses given to it, until its input ended or the run stopped.
+    /// What a stream reads: the misses given to it, a batch at a time, until its input ended or
+    /// the run stopped.
     struct Feed: AsyncSequence, Sendable {
         typealias Element = String
-        let misses: AsyncStream<String>
+        let misses: AsyncStream<[String]>
         let isStopped: @Sendable () -> Bool
 
         func makeAsyncIterator() -> Iterator {
@@ -64,14 +75,23 @@ final class CacheFirstLookup {
         }
 
         struct Iterator: AsyncIteratorProtocol {
-            var misses: AsyncStream<String>.Iterator
+            var misses: AsyncStream<[String]>.Iterator
             let isStopped: @Sendable () -> Bool
+            var batch: [String] = []
+            var nextInBatch = 0
 
             /// The next miss; nil once the run stopped, so that what was given but not yet read
             /// is not sent, as an input that stopped is not read any further.
             mutating func next() async -> String? {
-                guard !isStopped() else { return nil }
-                return await misses.next()
+                while true {
+                    guard !isStopped() else { return nil }
+                    if nextInBatch < batch.count {
+                        defer { nextInBatch += 1 }
+                        return batch[nextInBatch]
+                    }
+                    guard let given = await misses.next() else { return nil }
+                    (batch, nextInBatch) = (given, 0)
+                }
             }
         }
     }
@@ -200,17 +220,18 @@ final class CacheFirstLookup {
                 give(address, sends: IPAddress(key.address)?.scope == .public)
             }
         }
+        current?.send()
         if inputEnded { current?.close() }
     }
 
     private func give(_ address: String, sends: Bool) {
         if current?.isClosed != false {
-            let (misses, continuation) = AsyncStream<String>.makeStream()
+            let (misses, continuation) = AsyncStream<[String]>.makeStream()
             let stream = makeStream(Feed(misses: misses, isStopped: isStopped))
             current = Segment(feed: continuation, results: stream.makeAsyncIterator())
         }
         guard let segment = current else { return }
-        segment.feed.yield(address)
+        segment.unsent.append(address)
         if sends { segment.sendsAhead += 1 }
         places.append(.given(segment, sends: sends))
     }
