@@ -13,9 +13,10 @@ import IPData
 /// The lookup stream sends a bulk request once it has read 100 addresses to send (or the input
 /// ended), and fills its window of `concurrency` requests before it waits for the oldest. So
 /// before the outcome of a miss is awaited, enough misses are handed to the stream after it to
-/// fill that window; while reading ahead for them, at most `mostAnswersHeld` cached answers are
-/// held. When that many are held first, the stream is told that its input ended, so that it sends
-/// what it has, and later misses go to a new stream. Memory stays bounded as the stream's own.
+/// fill that window; reading ahead for them stops once `mostAnswersHeld` cached answers are held
+/// (a batch more at most). When that many are held first, the stream is told that its input
+/// ended, so that it sends what it has, and later misses go to a new stream. Memory stays bounded
+/// as the stream's own. Once the run stops, no stream reads another miss (`Feed`).
 final class CacheFirstLookup {
     /// The most addresses one cache read asks for: a bulk request's worth.
     static let batchSize = 100
