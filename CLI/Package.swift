@@ -32,13 +32,15 @@ let package = Package(
         .executableTarget(
             name: "ipdata-cli",
             dependencies: [
-                "DiskCache", "CLILibC",
+                "DiskCache", "CLILibC", "CFreedMemory",
                 .product(name: "IPData", package: "IPData"),
                 .product(name: "IPDataTesting", package: "IPData"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The C library (Glibc, Musl or Darwin) for this package's files that call it: `import CLILibC`.
         .target(name: "CLILibC"),
+        // The allocator's settings for a run (glibc's `mallopt`, which the Glibc module lacks).
+        .target(name: "CFreedMemory"),
         // The system's SQLite on Linux (libsqlite3-dev). Apple platforms import the SDK's SQLite3
         // module instead, so this target is a dependency on Linux only.
         .systemLibrary(

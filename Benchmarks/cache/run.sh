@@ -10,8 +10,9 @@
 # Prints each run's wall-clock seconds (and the process's CPU seconds) per round, then the
 # medians, the first run against `--no-cache` (target: at most 1.1x), `--no-cache` against the
 # second run (target: at least 10x), and the cache's size on disk per answer as `du` counts it
-# (target: at most 2 KB). Checks that the three runs printed the same bytes and that the second
-# sent no request. Release build of the CLI package.
+# (target: at most 2 KB), then the spread of the rounds (each round's own ratios) and the load
+# at the end. Checks that the three runs printed the same bytes and that the second sent no
+# request. Release build of the CLI package.
 #
 # Uses the server that IPDATA_TEST_SERVER_DIR (default /tmp/ipdata-test-server) names, started
 # when it is not running (TestServer/start; IPDATA_TEST_SERVER_PORT_BASE picks its ports).
@@ -102,4 +103,10 @@ for name in ("no-cache", "first", "second"):
 print("first run with the cache / --no-cache:  %.2fx (target at most 1.1x)" % (median("first", 0) / median("no-cache", 0)))
 print("--no-cache / second run with the cache: %.1fx (target at least 10x)" % (median("no-cache", 0) / median("second", 0)))
 print("on disk per answer: %d bytes (target at most 2 KB)" % statistics.median(per_answer))
+# The spread: each round's own ratios, the runs of one round against each other.
+first = [f[0] / n[0] for f, n in zip(runs["first"], runs["no-cache"])]
+second = [n[0] / s[0] for n, s in zip(runs["no-cache"], runs["second"])]
+print("spread of the rounds: --no-cache %.3f-%.3f s, first / --no-cache %.2f-%.2fx, --no-cache / second %.1f-%.1fx" % (
+    min(r[0] for r in runs["no-cache"]), max(r[0] for r in runs["no-cache"]), min(first), max(first), min(second), max(second)))
 PY
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -13,9 +13,9 @@ enum AnswerCheck {
     /// `largestAnswer` bytes.
     static func hasAnswerShape(_ json: Data) -> Bool {
         guard json.count >= 2, json.count <= largestAnswer else { return false }
-        let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-        return json.first(where: { !space.contains($0) }) == UInt8(ascii: "{")
-            && json.last(where: { !space.contains($0) }) == UInt8(ascii: "}")
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        return json.first(where: { !isSpace($0) }) == UInt8(ascii: "{")
+            && json.last(where: { !isSpace($0) }) == UInt8(ascii: "}")
     }
 
     /// Whether `response` answers a lookup of `key`: it carries no `message` (the API's word for

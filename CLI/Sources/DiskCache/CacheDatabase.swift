@@ -20,7 +20,7 @@ import IPData
 ///
 /// Thread-safe: every use of the connection is under one lock, one operation at a time.
 package final class CacheDatabase: @unchecked Sendable {
-    // @unchecked: `connection` and the counters are read and written only under `lock`.
+    // @unchecked: `connection`, the counters and `selects` are read and written only under `lock`.
 
     /// Where it is, its bound and its lifetimes.
     package let configuration: CacheConfiguration
@@ -32,6 +32,9 @@ package final class CacheDatabase: @unchecked Sendable {
     private var writesUntilBoundCheck = 0
     private var problem: String?
     private var problemTaken = false
+    /// The statements of `storedAnswers`, by the number of addresses and whether the keys name
+    /// fields: each is built once.
+    private var selects: [Int: String] = [:]
 
     /// How long an operation waits for another connection's lock: 2 s.
     static let busyTimeout: Int32 = 2_000
@@ -202,8 +205,6 @@ package final class CacheDatabase: @unchecked Sendable {
     /// An entry as the table holds it.
     struct StoredAnswer {
         let rowID: Int64
-        /// The fields, as `LookupCacheKey.fields` joined by commas; empty for all fields.
-        let fields: String
         /// When it was stored, in milliseconds since 1970.
         let stored: Int64
         let json: Data
@@ -212,48 +213,53 @@ package final class CacheDatabase: @unchecked Sendable {
         let isIntact: Bool
     }
 
+    /// What the table holds for one key: its own entry, and for a key of some fields, the
+    /// address's full answer (all fields), which may answer it too.
+    struct StoredAnswers {
+        var own: StoredAnswer?
+        var full: StoredAnswer?
+    }
+
     /// The most addresses one statement of `storedAnswers` reads.
     static let addressesPerRead = 100
 
     /// For each of `keys`, the entries of `scope` for its address with its fields, or with all
-    /// fields: at most two. Read in one transaction, so from one state of the database, up to
-    /// `addressesPerRead` addresses a statement.
-    func storedAnswers(scope: CacheScope, keys: [LookupCacheKey]) -> [[StoredAnswer]] {
-        let found = withConnection { connection throws(SQLiteError) -> [[StoredAnswer]] in
+    /// fields. Read in one transaction, so from one state of the database, up to
+    /// `addressesPerRead` addresses a statement; each row names the key it is for by its
+    /// position, so that no address is read back.
+    func storedAnswers(scope: CacheScope, keys: [LookupCacheKey]) -> [StoredAnswers] {
+        let found = withConnection { connection throws(SQLiteError) -> [StoredAnswers] in
+            var rows = [StoredAnswers](repeating: StoredAnswers(), count: keys.count)
             // The keys of one field set are read together; a lookup stream's keys share one.
-            var rows = [[StoredAnswer]](repeating: [], count: keys.count)
             var positions: [String: [Int]] = [:]
-            for (position, key) in keys.enumerated() {
-                positions[key.fields.joined(separator: ","), default: []].append(position)
+            let first = keys[0].fields
+            if keys.allSatisfy({ $0.fields == first }) {
+                positions[first.joined(separator: ",")] = Array(keys.indices)
+            } else {
+                for (position, key) in keys.enumerated() {
+                    positions[key.fields.joined(separator: ","), default: []].append(position)
+                }
             }
             func read(fields: String, positions: ArraySlice<Int>) throws(SQLiteError) {
-                let placeholders = (0..<positions.count).map { "?\($0 + 3)" }.joined(separator: ",")
-                // A lookup of some fields may be answered by the full answer (fields '') too.
-                let select = try connection.statement(
-                    """
-                    SELECT address, rowid, fields, stored, json, digest FROM answer
-                    WHERE scope = ?1 AND fields \(fields.isEmpty ? "= ?2" : "IN (?2, '')") AND address IN (\(placeholders))
-                    """)
+                let select = try connection.statement(select(count: positions.count, namesFields: !fields.isEmpty))
                 defer { select.reset() }
                 select.bind(scope.digest, at: 1)
                 select.bind(fields, at: 2)
-                var wanted: [String: [Int]] = [:]
                 for (index, position) in positions.enumerated() {
-                    let address = keys[position].address
-                    select.bind(address, at: Int32(index + 3))
-                    wanted[address, default: []].append(position)
+                    select.bind(keys[position].address, at: Int32(index + 3))
                 }
                 while try select.step() {
-                    let address = select.text(at: 0)
-                    guard let places = wanted[address] else { continue }
-                    let rowFields = select.text(at: 2)
+                    let place = positions[positions.startIndex + Int(select.integer(at: 0))]
+                    let isFull = !fields.isEmpty && select.integer(at: 1) != 0
                     let json = select.data(at: 4)
                     let digest = select.isNull(at: 5) ? nil : select.integer(at: 5)
                     let answer = StoredAnswer(
-                        rowID: select.integer(at: 1), fields: rowFields, stored: select.integer(at: 3), json: json,
+                        rowID: select.integer(at: 2), stored: select.integer(at: 3), json: json,
                         isIntact: digest
-                            == AnswerDigest.digest(of: json, scope: scope.digest, address: address, fields: rowFields))
-                    for place in places { rows[place].append(answer) }
+                            == AnswerDigest.digest(
+                                of: json, scope: scope.digest, address: keys[place].address,
+                                fields: isFull ? "" : fields))
+                    if isFull { rows[place].full = answer } else { rows[place].own = answer }
                 }
             }
             func readAll() throws(SQLiteError) {
@@ -273,7 +279,24 @@ package final class CacheDatabase: @unchecked Sendable {
             }
             return rows
         }
-        return found ?? Array(repeating: [], count: keys.count)
+        return found ?? Array(repeating: StoredAnswers(), count: keys.count)
+    }
+
+    /// The statement that reads `count` addresses' entries (parameters: the scope ?1, the fields
+    /// ?2, the addresses from ?3), each row led by its address's position among them and whether
+    /// it is the full answer; with `namesFields`, the full answers too. Under the lock.
+    private func select(count: Int, namesFields: Bool) -> String {
+        let key = count * 2 + (namesFields ? 1 : 0)
+        if let kept = selects[key] { return kept }
+        let wanted = (0..<count).map { "(\($0), ?\($0 + 3))" }.joined(separator: ",")
+        let sql = """
+            WITH wanted(position, address) AS (VALUES \(wanted))
+            SELECT wanted.position, answer.fields = '', answer.rowid, answer.stored, answer.json, answer.digest
+            FROM wanted JOIN answer ON answer.scope = ?1 AND answer.address = wanted.address
+                AND answer.fields \(namesFields ? "IN (?2, '')" : "= ?2")
+            """
+        selects[key] = sql
+        return sql
     }
 
     /// Keeps each JSON for its key in `scope`, replacing what was there, stored now, with its

@@ -9,35 +9,36 @@ package enum CompactJSON {
     /// one of them is such whitespace.
     package static func compacted(_ json: Data) -> Data {
         json.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> Data in
-            guard input.contains(where: isWhitespace) else { return json }
-            // One pass over the bytes into a buffer of the input's size: no byte is appended to a
-            // growing `Data` one by one (which costs more than the rest of a cached run).
-            let bytes = [UInt8](unsafeUninitializedCapacity: input.count) { output, written in
-                var count = 0
-                var inString = false
-                var escaped = false
-                for byte in input {
-                    if inString {
-                        output[count] = byte
-                        count += 1
-                        if escaped {
-                            escaped = false
-                        } else if byte == UInt8(ascii: "\\") {
-                            escaped = true
-                        } else if byte == UInt8(ascii: "\"") {
-                            inString = false
+            guard input.contains(where: isWhitespace), let start = input.baseAddress else { return json }
+            let source = start.assumingMemoryBound(to: UInt8.self)
+            let count = input.count
+            // One pass over the bytes into a buffer of the input's size: each string is found by
+            // its closing quote and copied whole, and between strings a byte is kept or skipped.
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { output, written in
+                guard let target = output.baseAddress else { return }
+                var (read, kept) = (0, 0)
+                while read < count {
+                    let byte = source[read]
+                    if byte == UInt8(ascii: "\"") {
+                        var end = read + 1
+                        while end < count {
+                            let next = source[end]
+                            if next == UInt8(ascii: "\"") { break }
+                            end += next == UInt8(ascii: "\\") ? 2 : 1
                         }
+                        // Through the closing quote; an unterminated string to the end.
+                        end = min(end + 1, count)
+                        (target + kept).initialize(from: source + read, count: end - read)
+                        kept += end - read
+                        read = end
                         continue
                     }
-                    switch byte {
-                    case 0x20, 0x09, 0x0A, 0x0D: continue
-                    case UInt8(ascii: "\""): inString = true
-                    default: break
-                    }
-                    output[count] = byte
-                    count += 1
+                    read += 1
+                    if isWhitespace(byte) { continue }
+                    target[kept] = byte
+                    kept += 1
                 }
-                written = count
+                written = kept
             }
             return Data(bytes)
         }

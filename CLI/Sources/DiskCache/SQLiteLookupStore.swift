@@ -55,33 +55,36 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     /// lookup of some fields, those members of the address's full answer; each checked before
     /// it is served (see the type's description), with the API's JSON compacted.
     package func entries(for keys: [LookupCacheKey]) -> [LookupCacheEntry?] {
+        answers(for: keys).map { $0.map(LookupCacheEntry.init(json:)) }
+    }
+
+    /// The answers for `keys` as `entries(for:)` reads and checks them: the API's JSON of each,
+    /// compacted, nil for a miss. What `ipdata bulk` prints as it is, without an entry around it.
+    package func answers(for keys: [LookupCacheKey]) -> [Data?] {
         guard !keys.isEmpty else { return [] }
         let now = CacheDatabase.milliseconds(database.configuration.now())
         let rows = database.storedAnswers(scope: scope, keys: keys)
-        var found = [LookupCacheEntry?](repeating: nil, count: keys.count)
+        var found = [Data?](repeating: nil, count: keys.count)
         var discarded: [CacheDatabase.StoredAnswer] = []
-        for (index, (key, rows)) in zip(keys, rows).enumerated() where !rows.isEmpty {
+        for (index, (key, rows)) in zip(keys, rows).enumerated() where rows.own != nil || rows.full != nil {
             let lifetime = Int64(database.configuration.lifetime(of: key) * 1_000)
-            let fields = key.fields.joined(separator: ",")
             func isFresh(_ row: CacheDatabase.StoredAnswer) -> Bool {
                 now - row.stored < lifetime && row.stored - now < lifetime
             }
-            if let own = rows.first(where: { $0.fields == fields }), isFresh(own) {
+            if let own = rows.own, isFresh(own) {
                 if own.isIntact {
-                    found[index] = LookupCacheEntry(json: own.json)
+                    found[index] = own.json
                     continue
                 }
                 discarded.append(own)
             }
-            guard !key.fields.isEmpty, let full = rows.first(where: { $0.fields.isEmpty }), isFresh(full) else {
-                continue
-            }
+            guard !key.fields.isEmpty, let full = rows.full, isFresh(full) else { continue }
             guard full.isIntact, let subset = AnswerSubset.members(ofObject: full.json, named: Set(key.fields))
             else {
                 discarded.append(full)
                 continue
             }
-            found[index] = LookupCacheEntry(json: subset)
+            found[index] = subset
         }
         database.remove(discarded)
         let hits = found.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
@@ -91,6 +94,13 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
             lock.unlock()
         }
         return found
+    }
+
+    /// This store for a client whose caller reads the cache itself (`ipdata bulk` answers its
+    /// cached addresses before they reach the client): it keeps the client's answers, and reads
+    /// nothing, so that a lookup the caller found missing is not read a second time.
+    package var writingOnly: any LookupCacheStore {
+        WritingOnlyLookupStore(store: self)
     }
 
     /// Keeps each entry that is an answer (see the type's description) for the key at the same

@@ -102,6 +102,7 @@ struct IPDataCommand: ParsableCommand {
 @main
 enum IPDataProgram {
     static func main() async {
+        FreedMemory.keep()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
         let console = Console(arguments: arguments, environment: environment)

@@ -6,7 +6,8 @@ import IPData
 
 /// `ipdata bulk [FILE…|-]`: looks up every address of files or standard input, any number of
 /// them, through `client.lookupStream`: bulk requests of up to 100 addresses, `--concurrency` of
-/// them in flight, results written in input order as they complete, memory bounded.
+/// them in flight, results written in input order as they complete, memory bounded. With the
+/// disk cache, the cached addresses are answered before the stream (`CacheFirstLookup`).
 struct BulkCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "bulk",
@@ -154,7 +155,9 @@ struct BulkCommand: ToolCommand {
             (settings.common, settings.column, settings.concurrency, settings.maximumRange)
         let inputs = files.isEmpty ? ["-"] : files
         try Self.checkReadable(inputs)
-        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
+        // The cache is read before the client (`CacheFirstLookup`), which only fills it.
+        let (client, cache) = try common.makeClientAndCache(
+            environment: environment, console: console, clientReadsCache: false)
         let resumes = resume
         let csv = self.column != nil
         if dryRun {
@@ -220,7 +223,7 @@ struct BulkCommand: ToolCommand {
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
         progress.cacheHits = cache.map { cache in { cache.hits } }
-        let stream = client.lookupStream(addresses, fields: common.selection?.topLevelNames, options: options)
+        let fields = common.selection?.topLevelNames
         var lookup = StreamingLookup(
             selection: common.selection,
             writer: progress.writer(
@@ -233,7 +236,13 @@ struct BulkCommand: ToolCommand {
         if case .name = column { lookup.inputsHaveHeaders = true }
         defer { CacheReport.problem(of: cache, to: console) }
         do {
-            return try await lookup.run(stream)
+            guard let cache else {
+                return try await lookup.run(client.lookupStream(addresses, fields: fields, options: options))
+            }
+            let outcomes = CacheFirstLookup(
+                addresses, store: cache, fields: fields, concurrency: concurrency, isStopped: { ledger.isStopped },
+                makeStream: { client.lookupStream($0, fields: fields, options: options) })
+            return try await lookup.run(next: outcomes.next)
         } catch let error as CommandError {
             console.error(error.message)
             progress.printSummary()

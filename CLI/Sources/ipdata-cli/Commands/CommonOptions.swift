@@ -132,10 +132,11 @@ struct CommonOptions {
     /// disk cache of its answers as the client's `cacheStore`: nil without a place for it (no
     /// home folder), and when the folder is not safely the user's (said in one line, and the run
     /// goes on without it). Throws what `makeClient` throws, and a usage error for a bad
-    /// `IPDATA_CACHE_MAX_ENTRIES`.
-    func makeClientAndCache(environment: [String: String], console: Console, usesCache: Bool? = nil) throws
-        -> (client: IPDataClient, cache: SQLiteLookupStore?)
-    {
+    /// `IPDATA_CACHE_MAX_ENTRIES`. With `clientReadsCache` false the client only fills the cache
+    /// (`SQLiteLookupStore.writingOnly`): its caller reads it first (`CacheFirstLookup`).
+    func makeClientAndCache(
+        environment: [String: String], console: Console, usesCache: Bool? = nil, clientReadsCache: Bool = true
+    ) throws -> (client: IPDataClient, cache: SQLiteLookupStore?) {
         let cacheConfiguration: CacheConfiguration?
         do {
             cacheConfiguration = (usesCache ?? self.usesCache) ? try CacheConfiguration(environment: environment) : nil
@@ -178,7 +179,7 @@ struct CommonOptions {
                 console.warning(error.description)
             }
         }
-        clientConfiguration.cacheStore = store
+        clientConfiguration.cacheStore = clientReadsCache ? store : store?.writingOnly
         return (IPDataClient(apiKey: key, configuration: clientConfiguration), store)
     }
 

@@ -26,20 +26,33 @@ struct StreamingLookup {
     /// Whether to print the summary line at the end (`ipdata bulk`).
     var printsSummary = false
 
+    /// One address's outcome, in input order: a result of the library's lookup stream, or an
+    /// answer that the disk cache held (`CacheFirstLookup`).
+    enum Outcome {
+        case streamed(IPLookupResult)
+        /// The disk cache's answer for `ip`: the API's JSON, compacted (`CompactJSON`).
+        case cached(ip: String, json: Data)
+    }
+
+    /// Writes every result of `stream`: see `run(next:)`.
+    func run(_ stream: IPLookupStream) async throws -> ExitStatus {
+        var results = stream.makeAsyncIterator()
+        return try await run(next: { try await results.next().map(Outcome.streamed) })
+    }
+
     /// Writes every result and returns the run's exit status: the gravest of its failures'
     /// (see `ExitStatus`). Throws what the input throws (a file that cannot be read, say).
     ///
     /// The addresses a stop refused get no record each (a refused key would otherwise fill the
     /// output with the same error): the summary counts them, with those never read, and a line
     /// says where to start again.
-    func run(_ stream: IPLookupStream) async throws -> ExitStatus {
+    func run(next: () async throws -> Outcome?) async throws -> ExitStatus {
         var status = ExitStatus.success
         var stop: (error: IPDataError, origin: InputLedger.Origin?)?
         var refused = 0
         var writtenAfterStop = 0
         /// The first failure to reach the API, said on its own line when no lookup got through.
         var firstNetworkFailure: String?
-        var results = stream.makeAsyncIterator()
         /// Writes one address's record: from the API's bytes when the answer kept them.
         func write(_ answer: InputLedger.Answer) throws {
             if let json = answer.json {
@@ -63,10 +76,21 @@ struct StreamingLookup {
             }
         }
         do {
-            reading: while let item = try await results.next() {
+            reading: while let outcome = try await next() {
                 try writeDuplicates()
                 let origin = ledger?.takeFirst()
                 let answer: InputLedger.Answer
+                let item: IPLookupResult
+                switch outcome {
+                case .cached(let ip, let json):
+                    answer = try self.answer(ip: ip, json: json, isCompact: true)
+                    try write(answer)
+                    if let key = origin?.key { ledger?.answered(key, with: answer) }
+                    try writeDuplicates()
+                    continue reading
+                case .streamed(let result):
+                    item = result
+                }
                 switch item.result {
                 case .success(let response):
                     answer = try self.answer(for: item, response: response)
@@ -137,21 +161,26 @@ struct StreamingLookup {
     /// formats print those), else from the decoded model; either way naming its address, even
     /// when `--fields` leaves `ip` out.
     private func answer(for item: IPLookupResult, response: IPResponse) throws -> InputLedger.Answer {
-        guard var json = item.json else {
+        guard let json = item.json else {
             var record = try Record(encoding: response, selection: selection)
             if record["ip"] == nil { record["ip"] = .string(item.ip) }
             return InputLedger.Answer(record: record, json: nil, failed: false, status: .success)
         }
-        if let selection, !selection.topLevelNames.contains("ip") { json = RawJSON.withAddress(json, ip: item.ip) }
+        return try answer(ip: item.ip, json: json, isCompact: item.isFromCache)
+    }
+
+    /// The record of the answer `json` for `ip`; `isCompact` when it came from the disk cache,
+    /// which keeps answers compacted (`CompactJSON`).
+    private func answer(ip: String, json: Data, isCompact: Bool) throws -> InputLedger.Answer {
+        var json = json
+        if let selection, !selection.topLevelNames.contains("ip") { json = RawJSON.withAddress(json, ip: ip) }
         // The values are read from the bytes only for the formats that need them (CSV, table).
         var record: Record = [:]
         if !writer.printsJSON {
             record = try Record(json: json, selection: selection)
-            if record["ip"] == nil { record["ip"] = .string(item.ip) }
+            if record["ip"] == nil { record["ip"] = .string(ip) }
         }
-        // The CLI's one cache store, the disk cache, keeps answers compacted (`CompactJSON`).
-        return InputLedger.Answer(
-            record: record, json: json, isCompact: item.isFromCache, failed: false, status: .success)
+        return InputLedger.Answer(record: record, json: json, isCompact: isCompact, failed: false, status: .success)
     }
 
     /// The summary's count of addresses never looked up after a stop.

@@ -184,10 +184,12 @@ final class InputLedger: Sendable {
             let key = state.answerOrder[state.orderHead]
             state.orderHead += 1
             looked += 1
-            if let address = state.addresses[key], address.unwritten > 0 {
+            // One look-up of the key for either outcome.
+            let index = state.addresses.index(forKey: key)
+            if let index, state.addresses.values[index].unwritten > 0 {
                 state.answerOrder.append(key)
             } else {
-                state.addresses[key] = nil
+                if let index { state.addresses.remove(at: index) }
                 state.answersKept -= 1
             }
         }

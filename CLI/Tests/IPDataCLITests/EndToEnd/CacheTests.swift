@@ -102,6 +102,30 @@ final class CacheTests: CommandLineTestCase {
         XCTAssertTrue(run.stderr.contains("1 request sent, 2 answers from the cache"), run.stderr)
     }
 
+    func testCachedAnswersAmongMissesKeepInputOrderAndTheRequestsStayFew() throws {
+        // 3,000 addresses: the cache lacks the first 300 (three full requests) and every 250th
+        // after them, so that up to 1,000 cached answers (the most held, at --concurrency 1)
+        // wait for a miss's request.
+        let all = (0..<3_000).map { "9.1.\($0 / 256).\($0 % 256)" }
+        let missing = Set(Array(0..<300) + Array(stride(from: 300, to: 3_000, by: 250)))
+        let kept = all.indices.filter { !missing.contains($0) }.map { all[$0] }
+        let input = all.joined(separator: "\n") + "\n"
+        var plain: BuiltBinary.Run!
+        _ = try requests(expecting: 27 + 30) {
+            _ = try cached(["bulk", "-q"] + base, stdin: kept.joined(separator: "\n") + "\n")
+            plain = try ipdata(["bulk", "-q"] + base, stdin: input)
+        }
+        var run: BuiltBinary.Run!
+        let sent = try requests(expecting: 4) {
+            run = try cached(["bulk", "--concurrency", "1"] + base, stdin: input)
+        }
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdoutBytes, plain.stdoutBytes, "in input order")
+        // 311 misses: 3 full requests, then the sparse ones, one request for each 1,000 answers held.
+        XCTAssertTrue((4...8).contains(sent), "\(sent) requests")
+        XCTAssertTrue(run.stderr.contains("2689 answers from the cache"), run.stderr)
+    }
+
     func testNoCacheSendsEveryAddressAndKeepsNothing() throws {
         _ = try requests(expecting: 1) { _ = try cached(["bulk", "-q"] + base, stdin: input) }
         var run: BuiltBinary.Run!

@@ -18,6 +18,11 @@ final class RawJSONTests: XCTestCase {
         XCTAssertEqual(text(RawJSON.compacted(oneLine)), #"{"ip":"8.8.8.8","org":"A, B: \"C\"","n":1.50}"#)
         let compact = Data(#"{"ip":"8.8.8.8"}"#.utf8)
         XCTAssertEqual(RawJSON.compacted(compact), compact)
+        // A string that ends in an escaped backslash ends at the quote after it; one left open
+        // runs to the end, as it is.
+        let backslash = Data(#"{"path": "C:\\", "q" : "a b"}"#.utf8)
+        XCTAssertEqual(text(RawJSON.compacted(backslash)), #"{"path":"C:\\","q":"a b"}"#)
+        XCTAssertEqual(text(RawJSON.compacted(Data(#"{"a": "b c"#.utf8))), #"{"a":"b c"#)
     }
 
     func testPrettyPrintingIndentsTwoSpacesALevelAndKeepsTheTokens() {
