@@ -32,3 +32,17 @@ public struct IPDataClientInfo: Sendable {
         self.outcome = outcome
     }
 }
+
+extension IPDataClientInfo.Outcome: CustomStringConvertible {
+    /// A few words for a log line: `answered`, `no address`, `not public`, `over budget`, or
+    /// `failed: ` and the error's description (which never holds the key).
+    public var description: String {
+        switch self {
+        case .answered: "answered"
+        case .noAddress: "no address"
+        case .notPublic: "not public"
+        case .overBudget: "over budget"
+        case .failed(let error): "failed: \(error)"
+        }
+    }
+}

@@ -60,15 +60,7 @@ final class IPDataMiddlewareTests: XCTestCase {
         router.add(middleware: middleware)
         router.get("/") { _, context -> String in
             guard let info = context.ipData else { return "no info" }
-            let outcome: String
-            switch info.outcome {
-            case .answered: outcome = "answered"
-            case .noAddress: outcome = "no address"
-            case .notPublic: outcome = "not public"
-            case .overBudget: outcome = "over budget"
-            case .failed(let error): outcome = "failed: \(error)"
-            }
-            return "\(info.address ?? "-") \(outcome) \(info.response?.countryCode ?? "-")"
+            return "\(info.address ?? "-") \(info.outcome) \(info.response?.countryCode ?? "-")"
         }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }

@@ -56,6 +56,8 @@ final class IPDataClientLookupTests: XCTestCase {
         let local = await lookup.clientInfo(peer: "10.0.0.2", values: forwarded("192.168.1.4"))
         guard case .notPublic = local.outcome else { return XCTFail("\(local.outcome)") }
         XCTAssertNil(lookup.rejectionStatusCode(for: local), "an address with no answer goes on")
+        XCTAssertEqual("\(local.outcome)", "not public")
+        XCTAssertEqual("\(IPDataClientInfo.Outcome.failed(.unauthorized("no")))", "failed: Unauthorized: no")
     }
 
     func testAFailureIs503OnlyWhenClosed() {

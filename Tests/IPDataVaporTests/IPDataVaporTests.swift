@@ -66,15 +66,7 @@ final class IPDataVaporTests: XCTestCase {
             }
             app.get { req -> String in
                 guard let info = req.ipdata.clientInfo else { return "no info" }
-                let outcome: String
-                switch info.outcome {
-                case .answered: outcome = "answered"
-                case .noAddress: outcome = "no address"
-                case .notPublic: outcome = "not public"
-                case .overBudget: outcome = "over budget"
-                case .failed(let error): outcome = "failed: \(error)"
-                }
-                return "\(info.address ?? "-") \(outcome) \(info.response?.countryCode ?? "-")"
+                return "\(info.address ?? "-") \(info.outcome) \(info.response?.countryCode ?? "-")"
             }
             app.get("lookup", ":ip") { req async throws -> String in
                 try await req.ipdata.lookup(req.parameters.get("ip")!).countryCode ?? "-"
