@@ -189,6 +189,10 @@ final class CIDRCommandTests: CommandLineTestCase {
         }
         let help = try ipdata(["help", "cidr"], key: .absent)
         XCTAssertTrue(help.stdout.contains("aggregate"), help.stdout)
+        let match = try ipdata(["help", "cidr", "match"], key: .absent)
+        XCTAssertEqual(match.status, 0, match.stderr)
+        XCTAssertEqual(match.stdout, try ipdata(["cidr", "match", "--help"], key: .absent).stdout)
+        XCTAssertEqual(try ipdata(["help", "cidr", "bogus"], key: .absent).status, 2)
         let alone = try ipdata(["cidr"], key: .absent)
         XCTAssertEqual(alone.status, 2)
         XCTAssertEqual(
