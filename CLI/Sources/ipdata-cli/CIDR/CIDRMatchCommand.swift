@@ -18,8 +18,8 @@ struct CIDRMatchCommand: ToolCommand {
             ipdata grep finds them (1.2.3.4:443, [2001:db8::1]:8080, ::ffff:1.2.3.4 as 1.2.3.4).
             Networks come from -n and from lists (--networks FILE: one address or network a line,
             comments from #); a network with host bits set counts as its network. Lists of any
-            length are merged once and searched by halves, so a hundred thousand networks cost
-            little more than ten.
+            length are merged once and searched by halves: a long list costs little more than a
+            short one.
 
               ipdata cidr match -n 10.0.0.0/8 -n fc00::/7 access.log
               ipdata cidr match -v --networks office.txt /var/log/auth.log

@@ -1,8 +1,8 @@
 import IPData
 
 /// A set of networks to test addresses against: merged into sorted intervals once, then each
-/// address found by a binary search, so that a list of a hundred thousand networks costs about
-/// seventeen comparisons an address.
+/// address found by a binary search, so that an address costs a few comparisons however long
+/// the list.
 struct NetworkSet {
     private let ipv4: [AddressInterval]
     private let ipv6: [AddressInterval]
