@@ -70,7 +70,8 @@ struct IPDataCommand: ParsableCommand {
         version: "ipdata \(IPDataClient.sdkVersion)",
         subcommands: [
             LookupCommand.self, BulkCommand.self, GrepCommand.self, EnrichCommand.self, SummarizeCommand.self,
-            CacheCommand.self, InitCommand.self, HelpCommand.self, CompletionCommand.self, ManualCommand.self,
+            CIDRCommand.self, CacheCommand.self, InitCommand.self, HelpCommand.self, CompletionCommand.self,
+            ManualCommand.self,
         ],
         defaultSubcommand: LookupCommand.self)
 

@@ -169,6 +169,8 @@ final class CommandOptionsTests: XCTestCase {
         (GrepCommand.self, ["only-matching", "ipv4", "ipv6", "public", "unique", "cidrs"]),
         (EnrichCommand.self, ["as", "column", "key", "fields", "dry-run", "output"] + sharedOptions),
         (SummarizeCommand.self, ["top", "format", "dry-run"] + sharedOptions),
+        // Its commands' options: CIDRHelpTests.
+        (CIDRCommand.self, []),
         (CacheCommand.self, []), (InitCommand.self, ["eu", "base-url"]), (HelpCommand.self, []),
         (CompletionCommand.self, []), (ManualCommand.self, []),
     ]

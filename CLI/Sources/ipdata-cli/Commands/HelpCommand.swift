@@ -19,6 +19,7 @@ struct HelpCommand: ToolCommand {
 
               ipdata help
               ipdata help bulk
+              ipdata help cidr match
             """))
 
     // Taken and left alone: `ipdata --sandbox help` shows the help.
@@ -30,8 +31,16 @@ struct HelpCommand: ToolCommand {
         completion: .custom { _, _, _ in IPDataCommand.commandWords })
     var names: [String] = []
 
-    /// The command whose help to show; nil for ipdata's own.
+    /// The command whose help to show; nil for ipdata's own. A command's own commands follow
+    /// its name (`ipdata help cidr match`).
     private func command() throws -> (any ToolCommand.Type)? {
+        if names.count == 2,
+            let parent = IPDataCommand.commands.first(where: { $0.configuration.commandName == names[0] }),
+            let command = parent.configuration.subcommands.first(where: { $0.configuration.commandName == names[1] })
+                as? any ToolCommand.Type
+        {
+            return command
+        }
         guard names.count <= 1 else {
             throw UsageError("help takes one command name: ipdata help [\(Self.commandNames)]")
         }

@@ -51,8 +51,14 @@ struct ManualCommand: ToolCommand {
         lines += [".SH DESCRIPTION"] + preformatted(IPDataCommand.helpMessage(for: LookupCommand.self, columns: 80))
         lines += [".SH COMMANDS"]
         for command in commands {
-            lines += [".SS \(command.configuration.commandName ?? "")"]
+            let name = command.configuration.commandName ?? ""
+            lines += [".SS \(name)"]
             lines += preformatted(IPDataCommand.helpMessage(for: command, columns: 80))
+            // The commands of a command (`cidr aggregate`), each with its own help.
+            for subcommand in command.configuration.subcommands {
+                lines += [".SS \(name) \(subcommand.configuration.commandName ?? "")"]
+                lines += preformatted(IPDataCommand.helpMessage(for: subcommand, columns: 80))
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -9,6 +9,9 @@ protocol ToolCommand: ParsableCommand {
     /// `--quiet`: routine notices and the progress line are left out (see `Console.isQuiet`).
     var isQuiet: Bool { get }
 
+    /// How to ask for the command's help, for the end of a usage error's line.
+    static var helpCommand: String { get }
+
     /// Runs the command; throws a `UsageError`, a `CommandError` or an `IPDataError` that ends it
     /// with one line on standard error.
     func run(environment: [String: String], console: Console) async throws -> ExitStatus
@@ -17,7 +20,7 @@ protocol ToolCommand: ParsableCommand {
 extension ToolCommand {
     var isQuiet: Bool { false }
 
-    /// How to ask for the command's help: `ipdata --help` for the lookup.
+    /// `ipdata NAME --help`; `ipdata --help` for the lookup.
     static var helpCommand: String {
         let name = configuration.commandName ?? ""
         return self == LookupCommand.self ? "ipdata --help" : "ipdata \(name) --help"
