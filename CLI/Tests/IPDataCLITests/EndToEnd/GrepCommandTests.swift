@@ -73,7 +73,8 @@ final class GrepCommandTests: CommandLineTestCase {
         let first = try makeFile("a 1.1.1.1\n", named: "first.log").path
         let second = try makeFile("b 2.2.2.2", named: "second.log").path
         let run = try ipdata(["grep", "-o", first, "-", second], key: .absent, stdin: "c 3.3.3.3\n")
-        XCTAssertEqual(run.stdoutLines, ["1.1.1.1", "3.3.3.3", "2.2.2.2"])
+        // Several inputs: each address after its input's name, as GNU grep prints them.
+        XCTAssertEqual(run.stdoutLines, ["\(first):1.1.1.1", "(standard input):3.3.3.3", "\(second):2.2.2.2"])
     }
 
     func testUsageErrors() throws {
