@@ -32,14 +32,14 @@ enum GrepColors: String, CaseIterable, ExpressibleByArgument {
     /// After each coloured part.
     static let end = "\u{1B}[m\u{1B}[K"
 
-    /// The arguments with a bare `--color` (or `--colour`) before `--` given its value, `auto`, as
+    /// The arguments with a bare `--color` before `--` given its value, `auto`, as
     /// GNU grep reads it: ArgumentParser's options have no optional value, so it would take the
     /// next argument, a file name, for it.
     static func withDefaultValue(_ arguments: [String]) -> [String] {
         var seenEnd = false
         return arguments.map { argument in
             if argument == "--" { seenEnd = true }
-            guard !seenEnd, argument == "--color" || argument == "--colour" else { return argument }
+            guard !seenEnd, argument == "--color" else { return argument }
             return argument + "=auto"
         }
     }
