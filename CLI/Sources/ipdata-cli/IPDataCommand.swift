@@ -127,6 +127,7 @@ enum IPDataProgram {
 
     /// Runs a command line (without the program name) and returns the exit status.
     static func run(_ arguments: [String], environment: [String: String], console: Console) async -> ExitStatus {
+        let arguments = GrepColors.withDefaultValue(arguments)
         let parsed: any ParsableCommand
         let attached = attachedFieldsValue(in: arguments)
         do {

@@ -11,6 +11,7 @@ struct GrepCommand: ToolCommand {
         commandName: "grep",
         abstract: "find the IP addresses in any text",
         usage: "ipdata grep [OPTIONS] [FILE… | -]",
+        // -h is --no-filename, as in grep.
         discussion: HelpProse.flowed(
             """
             Find the IPv4 and IPv6 addresses in the files (or standard input, `-`, the default), in
@@ -29,9 +30,22 @@ struct GrepCommand: ToolCommand {
               ipdata grep --unique /var/log/auth.log | ipdata bulk --format csv -f ip,country_code,threat.is_threat
               zcat old.log.gz | ipdata grep -6 -o
 
-            Exit status: 0 an address was found; 1 none was; 2 usage error, or an input could not
-            be read (it is named on standard error; the other inputs are still searched).
-            """))
+            As grep: -c counts the lines that hold an address in each file, -v selects the lines
+            that hold none (with -o nothing is printed, as grep -ov), -r searches the files under
+            a directory (in the order of their names, following no symbolic link inside it), and
+            with several files or -r each line starts with its file's name (-H, -h to choose).
+            --color (alone: auto) colours addresses, names and separators as GNU grep does, on a
+            terminal unless NO_COLOR is set; --color=always colours a pipe too, and wins over
+            NO_COLOR, as no-color.org asks of an option given for one run.
+
+              ipdata grep -rc --public /var/log/nginx
+              ipdata grep -v access.log
+
+            Exit status: 0 a line was selected (one that holds an address; with -v, one that holds
+            none); 1 none was; 2 usage error, or an input could not be read (it is named on
+            standard error; the other inputs are still searched).
+            """),
+        helpNames: [.long])
 
     @Flag(name: [.customShort("o"), .long], help: "print each address found on a line of its own, not the lines")
     var onlyMatching = false
@@ -56,17 +70,69 @@ struct GrepCommand: ToolCommand {
                 + "that holds it, 10.0.0.0/8"))
     var cidrs = false
 
+    @Flag(
+        name: [.customShort("c"), .long],
+        help: "print, for each file, the number of lines that hold an address (with -v: that hold none)")
+    var count = false
+
+    @Flag(
+        name: [.customShort("v"), .customLong("invert-match")],
+        help: "the lines that hold no address (with -o or -u: nothing is printed, as grep -ov)")
+    var invertMatch = false
+
+    @Flag(exclusivity: .chooseLast)
+    var fileNames: FileNames?
+
+    @Flag(
+        name: [.customShort("r"), .long],
+        help: ArgumentHelp(
+            "search the files under each directory (none: the working directory), in the order of their names; "
+                + "symbolic links inside it are not followed"))
+    var recursive = false
+
+    @Option(
+        name: .customLong("color"),
+        help: ArgumentHelp(
+            "colour the addresses, file names and separators as GNU grep does: auto (--color alone, and the "
+                + "default: when standard output is a terminal and NO_COLOR is unset), always (NO_COLOR too) or "
+                + "never",
+            valueName: "WHEN"))
+    var color: GrepColors = .auto
+
     @OptionGroup(visibility: .private) var endpoint: EndpointOptions
     @OptionGroup(visibility: .private) var client: ClientOptions
 
-    @Argument(help: ArgumentHelp("files of text; - or none: standard input"), completion: .file())
+    @Argument(
+        help: ArgumentHelp("files of text, or directories with -r; - or none: standard input"), completion: .file())
     var files: [String] = []
+
+    /// `-H` and `-h`, of which the last given counts.
+    enum FileNames: EnumerableFlag {
+        case withFilename, noFilename
+
+        static func name(for value: Self) -> NameSpecification {
+            switch value {
+            case .withFilename: return [.customShort("H"), .customLong("with-filename")]
+            case .noFilename: return [.customShort("h"), .customLong("no-filename")]
+            }
+        }
+
+        static func help(for value: Self) -> ArgumentHelp? {
+            switch value {
+            case .withFilename: return "print the file's name before each line (the default for several files or -r)"
+            case .noFilename: return "print no file name (the default for one file)"
+            }
+        }
+    }
 
     mutating func validate() throws {
         try checked {
             try endpoint.refuse()
             try client.refuse()
             if ipv4, ipv6 { throw UsageError("use -4 or -6, not both") }
+            if count, unique {
+                throw UsageError("use -c or -u, not both (to count the addresses: ipdata grep -u FILE | wc -l)")
+            }
         }
     }
 
@@ -77,6 +143,13 @@ struct GrepCommand: ToolCommand {
         var family: Family?
         var publicOnly = false
         var scanner = AddressScanner()
+        /// `-v`: the lines that hold no address are selected.
+        var invertMatch = false
+        /// `-c`: a count of selected lines for each input, not the lines.
+        var count = false
+        /// Whether each line, address or count is preceded by its file's name.
+        var printsFileNames = false
+        var colors = false
 
         enum Family {
             case v4, v6
@@ -101,84 +174,189 @@ struct GrepCommand: ToolCommand {
         settings.publicOnly = publicOnly
         settings.scanner.includesNetworks = cidrs
         settings.family = ipv4 ? .v4 : ipv6 ? .v6 : nil
-        let inputs = files.isEmpty ? ["-"] : files
-        if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
-        if inputs.contains("-"), isatty(STDIN_FILENO) == 1 {
+        settings.invertMatch = invertMatch
+        settings.count = count
+        switch fileNames {
+        case .withFilename: settings.printsFileNames = true
+        case .noFilename: settings.printsFileNames = false
+        case nil:
+            settings.printsFileNames =
+                files.count > 1 || GrepInputs.walksDirectory(operands: files, recursive: recursive)
+        }
+        let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+        settings.colors = color.isOn(environment: environment, isTerminal: isTerminal)
+        if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
+        if files.isEmpty && !recursive || files.contains("-"), isatty(STDIN_FILENO) == 1 {
             console.note("reading text from standard input; end with Ctrl-D")
         }
-        let output = GrepOutput(escapesControlCharacters: Terminal.isTerminal(STDOUT_FILENO))
+        let output = GrepOutput(escapesControlCharacters: isTerminal)
         var grep = Grep(settings: settings, output: output)
         // As GNU grep: an input that cannot be read is named on standard error, the others are
         // still searched and their lines printed, and the exit status is 2.
         var someInputUnread = false
-        for input in inputs {
+        var inputs = GrepInputs(operands: files, recursive: recursive)
+        while let input = inputs.next() {
             do {
-                let reader =
-                    input == "-"
-                    ? LineReader.standardInput(
+                let reader: LineReader
+                switch input {
+                case .unreadable(let message): throw CommandError(.usage, message)
+                case .standardInput:
+                    grep.start(input: Self.standardInputName)
+                    reader = LineReader.standardInput(
                         maximumLineLength: Self.maximumLineLength, expected: "text", blockSize: Self.blockSize)
-                    : try LineReader.file(
-                        atPath: input, maximumLineLength: Self.maximumLineLength, expected: "text",
+                case .file(let path, let name):
+                    reader = try LineReader.file(
+                        atPath: path, maximumLineLength: Self.maximumLineLength, expected: "text",
                         blockSize: Self.blockSize)
+                    grep.start(input: name)
+                }
                 while let lines = try await reader.nextLines() {
                     guard grep.search(lines) else { return .success }  // standard output was closed
                 }
+                guard grep.finishInput() else { return .success }
             } catch let error as CommandError {
-                // What was found before it comes first, as it would on a terminal.
-                guard output.flush() else { return .success }
+                // What was found before it comes first, as it would on a terminal; a count is
+                // printed for what was read.
+                guard grep.finishInput(), output.flush() else { return .success }
                 console.error(error.message)
                 someInputUnread = true
             }
         }
         guard output.flush() else { return .success }
         if someInputUnread { return .usage }
-        return grep.found ? .success : .lookupFailed
+        return grep.selectedSome ? .success : .lookupFailed
     }
 
+    /// The name GNU grep prints for standard input.
+    static let standardInputName = "(standard input)"
     /// A log line may be long, but not without end: 16 MiB.
     static let maximumLineLength = 16 * 1_048_576
     /// Reads of 1 MiB: fewer calls for large files.
     static let blockSize = 1_048_576
 }
 
-/// The search over a run's text: what was found, what was printed.
+/// The search over a run's text, one input after another: what was selected, what was printed.
 struct Grep {
     let settings: GrepCommand.Settings
     let output: GrepOutput
-    /// Whether any address was found.
-    private(set) var found = false
+    /// Whether any line was selected: one that holds an address (with `-v`, one that holds none).
+    private(set) var selectedSome = false
     /// The addresses printed, with `--unique`.
     private var printed: Set<String> = []
+    /// The name printed before what is found in the input being searched.
+    private var inputName = ""
+    /// The lines selected in the input being searched, for `-c`; nil once it was printed.
+    private var selectedInInput: Int?
+    /// The ranges of the addresses in the line being printed, to colour.
+    private var highlights: [Range<Int>] = []
 
     init(settings: GrepCommand.Settings, output: GrepOutput) {
         self.settings = settings
         self.output = output
     }
 
-    /// Searches whole lines and prints what was found; false when standard output is closed.
+    /// Begins the input printed as `name`.
+    mutating func start(input name: String) {
+        inputName = name
+        selectedInInput = 0
+    }
+
+    /// Ends the input being searched: with `-c`, prints its count. False when standard output is
+    /// closed.
+    mutating func finishInput() -> Bool {
+        guard settings.count, let count = selectedInInput else { return true }
+        selectedInInput = nil
+        writeFileName()
+        output.append(text: String(count))
+        return output.endLine()
+    }
+
+    /// Searches whole lines and prints what was selected; false when standard output is closed.
     mutating func search(_ lines: ArraySlice<UInt8>) -> Bool {
         lines.withUnsafeBufferPointer { buffer in
-            var open = true
-            settings.scanner.scan(buffer) { match in
-                guard settings.wants(match) else { return match.range.upperBound }
-                found = true
-                if settings.onlyMatching {
-                    let text = match.text
-                    if settings.unique {
-                        guard printed.insert(text).inserted else { return match.range.upperBound }
-                    }
-                    open = output.write(line: text)
-                    return open ? match.range.upperBound : nil
+            var start = 0
+            while start < buffer.count {
+                let end: Int
+                if let newline = memchr(buffer.baseAddress! + start, 0x0A, buffer.count - start) {
+                    end = buffer.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    end = buffer.count
                 }
-                // The whole line, once, however many addresses it holds, byte for byte (a `\r`
-                // before its `\n` too); then the next line.
-                let newline = UInt8(ascii: "\n")
-                let start = buffer[..<match.range.lowerBound].lastIndex(of: newline).map { $0 + 1 } ?? 0
-                let end = buffer[match.range.upperBound...].firstIndex(of: newline) ?? buffer.count
-                open = output.write(line: UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                return open ? end + 1 : nil
+                guard search(line: UnsafeBufferPointer(rebasing: buffer[start..<end])) else { return false }
+                start = end + 1
             }
-            return open
+            return true
+        }
+    }
+
+    /// Searches one line (without its `\n`, with the `\r` of a `\r\n`); false when standard output
+    /// is closed.
+    private mutating func search(line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var holdsAddress = false
+        var open = true
+        // Each address printed as it is found with -o; the ranges to colour when the line is
+        // printed coloured; otherwise the first address decides the line.
+        let printsAddresses = settings.onlyMatching && !settings.invertMatch && !settings.count
+        let collectsHighlights = settings.colors && !settings.onlyMatching && !settings.invertMatch && !settings.count
+        highlights.removeAll(keepingCapacity: true)
+        settings.scanner.scan(line) { match in
+            guard settings.wants(match) else { return match.range.upperBound }
+            holdsAddress = true
+            if printsAddresses {
+                open = write(address: match.text)
+                return open ? match.range.upperBound : nil
+            }
+            guard collectsHighlights else { return nil }
+            highlights.append(match.range)
+            return match.range.upperBound
+        }
+        guard open else { return false }
+        guard holdsAddress != settings.invertMatch else { return true }
+        selectedSome = true
+        if settings.count {
+            selectedInInput? += 1
+            return true
+        }
+        // The addresses were printed, or with -v there are none to print (grep -ov prints nothing).
+        if settings.onlyMatching { return true }
+        // The whole line, once, however many addresses it holds, byte for byte (a `\r` before its
+        // `\n` too).
+        writeFileName()
+        var written = 0
+        for range in highlights {
+            output.append(text: UnsafeBufferPointer(rebasing: line[written..<range.lowerBound]))
+            output.append(raw: GrepColors.matchStart)
+            output.append(text: UnsafeBufferPointer(rebasing: line[range]))
+            output.append(raw: GrepColors.end)
+            written = range.upperBound
+        }
+        output.append(text: UnsafeBufferPointer(rebasing: line[written...]), endsLine: true)
+        return output.endLine()
+    }
+
+    /// Writes `address` on a line of its own, once with `--unique`; false when standard output is
+    /// closed.
+    private mutating func write(address: String) -> Bool {
+        if settings.unique {
+            guard printed.insert(address).inserted else { return true }
+        }
+        writeFileName()
+        if settings.colors { output.append(raw: GrepColors.matchStart) }
+        output.append(text: address)
+        if settings.colors { output.append(raw: GrepColors.end) }
+        return output.endLine()
+    }
+
+    /// The input's name and `:`, when names are printed.
+    private func writeFileName() {
+        guard settings.printsFileNames else { return }
+        if settings.colors {
+            output.append(raw: GrepColors.fileNameStart)
+            output.append(text: inputName)
+            output.append(raw: GrepColors.end + GrepColors.separatorStart + ":" + GrepColors.end)
+        } else {
+            output.append(text: inputName)
+            output.append(raw: ":")
         }
     }
 }
@@ -197,24 +375,34 @@ final class GrepOutput {
 
     private static let flushSize = 262_144
 
-    /// Writes `line` (without its `\n`) and a `\n`; false once standard output is closed
-    /// (`ipdata grep … | head`). A terminal is shown the `\r` of a `\r\n` line end as it is.
-    func write(line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if escapesControlCharacters {
-            let endsWithCR = line.last == UInt8(ascii: "\r")
-            let text = UnsafeBufferPointer(rebasing: endsWithCR ? line.dropLast() : line[...])
-            buffer.append(contentsOf: TerminalText.escaped(String(decoding: text, as: UTF8.self)).utf8)
-            if endsWithCR { buffer.append(UInt8(ascii: "\r")) }
-        } else {
-            buffer.append(contentsOf: line)
+    /// Appends text of the input (a line, a part of one, a file name); on a terminal, its control
+    /// characters written out. A terminal is shown the `\r` of a `\r\n` line end as it is: the
+    /// last part of a line says so with `endsLine`.
+    func append(text: UnsafeBufferPointer<UInt8>, endsLine: Bool = false) {
+        guard escapesControlCharacters else {
+            buffer.append(contentsOf: text)
+            return
         }
-        buffer.append(UInt8(ascii: "\n"))
-        return buffer.count < Self.flushSize || flush()
+        let endsWithCR = endsLine && text.last == UInt8(ascii: "\r")
+        let kept = UnsafeBufferPointer(rebasing: endsWithCR ? text.dropLast() : text[...])
+        buffer.append(contentsOf: TerminalText.escaped(String(decoding: kept, as: UTF8.self)).utf8)
+        if endsWithCR { buffer.append(UInt8(ascii: "\r")) }
     }
 
-    func write(line: String) -> Bool {
-        var line = line
-        return line.withUTF8 { write(line: $0) }
+    func append(text: String) {
+        var text = text
+        text.withUTF8 { append(text: $0) }
+    }
+
+    /// Appends `sequence` as it is: a colour, a separator.
+    func append(raw sequence: String) {
+        buffer.append(contentsOf: sequence.utf8)
+    }
+
+    /// Ends the line appended; false once standard output is closed (`ipdata grep … | head`).
+    func endLine() -> Bool {
+        buffer.append(UInt8(ascii: "\n"))
+        return buffer.count < Self.flushSize || flush()
     }
 
     /// Writes what is held; false once standard output is closed.
@@ -235,7 +423,7 @@ final class GrepOutput {
     }
 }
 
-/// write(2), by a name that `GrepOutput.write(line:)` does not hide.
+/// write(2), by a name that no method of `GrepOutput` hides.
 private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }

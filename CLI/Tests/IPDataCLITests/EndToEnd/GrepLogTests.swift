@@ -183,7 +183,7 @@ final class GrepLogTests: CommandLineTestCase {
         let missing = folder + "/gone.log"
         let run = try ipdata(["grep", first, missing, folder, last], key: .absent)
         XCTAssertEqual(run.status, 2)
-        XCTAssertEqual(run.stdout, "a 192.0.2.1\nc 192.0.2.3\n")
+        XCTAssertEqual(run.stdout, "\(first):a 192.0.2.1\n\(last):c 192.0.2.3\n")
         XCTAssertEqual(
             run.stderrLines,
             [
@@ -195,6 +195,7 @@ final class GrepLogTests: CommandLineTestCase {
             ["-E", "[0-9]+\\.[0-9]+", first, missing, folder, last], executable: URL(fileURLWithPath: "/usr/bin/grep"),
             environment: [:])
         XCTAssertEqual(gnu.status, 2, gnu.stderr)
+        XCTAssertEqual(gnu.stdout, run.stdout)
     }
 
     // MARK: Networks
