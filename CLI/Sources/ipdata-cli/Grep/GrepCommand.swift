@@ -405,6 +405,18 @@ final class GrepOutput {
         return buffer.count < Self.flushSize || flush()
     }
 
+    /// Writes `line` (without its `\n`) and a `\n`, as `ipdata cidr` prints; false once standard
+    /// output is closed.
+    func write(line: UnsafeBufferPointer<UInt8>) -> Bool {
+        append(text: line, endsLine: true)
+        return endLine()
+    }
+
+    func write(line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { write(line: $0) }
+    }
+
     /// Writes what is held; false once standard output is closed.
     func flush() -> Bool {
         var written = 0
