@@ -138,21 +138,9 @@ final class GrepAsGNUGrepTests: CommandLineTestCase {
         let emptyFile: String
     }
 
-    /// SplitMix64: the same fixtures on every run.
-    private struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     private func makeTree() throws -> Tree {
         let root = try makeTemporaryDirectory().appendingPathComponent("logs", isDirectory: true)
-        var random = SeededRandom(state: 26)
+        var random = SeededGenerator(seed: 26)
         func address() -> String {
             "\(Int.random(in: 1...223, using: &random)).\(Int.random(in: 0...255, using: &random))."
                 + "\(Int.random(in: 0...255, using: &random)).\(Int.random(in: 0...255, using: &random))"

@@ -1,6 +1,7 @@
 // The ipdata command runs on macOS and Linux: its end-to-end tests start it with `Process`,
 // which iOS, tvOS, watchOS and visionOS do not have.
 #if os(macOS) || os(Linux)
+import CLITestSupport
 import Foundation
 import XCTest
 
@@ -50,15 +51,9 @@ final class GrepLogTests: CommandLineTestCase {
 
     private static func makeProxyLog(lines: Int) -> ProxyLog {
         var log = ProxyLog()
-        // A fixed sequence (SplitMix64), so that the log is the same on every run.
-        var state: UInt64 = 0x1DA7_A5EE_D2026
-        func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        // A fixed sequence, so that the log is the same on every run.
+        var generator = SeededGenerator(seed: 0x1DA7_A5EE_D2026)
+        func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         func hex(_ bound: Int) -> String { String(1 + next(bound), radix: 16) }
         // Addresses as grep prints them: dotted decimal, compressed lower-case IPv6; hot ones repeat.
         func address() -> String {
