@@ -107,9 +107,6 @@ actor LookupGate {
         await withCheckedContinuation { drained.append($0) }
     }
 
-    /// The lookups `launch` started that have not ended.
-    var runningCount: Int { running.count }
-
     /// A 403 whose message names the quota (the API's words for a used-up plan).
     static func isQuotaExhausted(_ error: IPDataError) -> Bool {
         guard case .forbidden(let message) = error else { return false }

@@ -12,14 +12,12 @@ enum APIResponse {
             return .unexpectedStatus(
                 statusCode: answer.statusCode, message: redirectMessage(answer, answering: answer.url ?? requestURL))
         }
-        if answer.statusCode == 429 {
-            let retryAfter = answer.value(forHTTPHeaderField: "Retry-After").flatMap {
-                RetryAfter.seconds($0, now: Date())
-            }
-            let message = redaction.redact(self.message(in: answer.body, status: 429))
-            return .rateLimited(message: message, retryAfter: retryAfter)
-        }
-        return error(status: answer.statusCode, body: answer.body, redaction: redaction)
+        let error = error(status: answer.statusCode, body: answer.body, redaction: redaction)
+        // A 429 carries the wait its Retry-After asked for (see `IPDataError.retryAfter`).
+        guard case .unexpectedStatus(429, let message) = error,
+            let header = answer.value(forHTTPHeaderField: "Retry-After")
+        else { return error }
+        return .rateLimited(message: message, retryAfter: RetryAfter.seconds(header, now: Date()))
     }
 
     /// What a redirect that was not followed means: the transport keeps the key at the API's
