@@ -300,36 +300,19 @@ package final class CacheDatabase: @unchecked Sendable {
     }
 
     /// Keeps each JSON for its key in `scope`, replacing what was there, stored now, with its
-    /// digest: in one transaction; but only those that SQLite reads as one JSON object without
-    /// `message` and that `admits`, given the object's `ip` (nil when it has none as a string).
-    /// Then checks the bound, when it is time to.
-    func write(
-        scope: CacheScope, answers: [(key: LookupCacheKey, json: Data)],
-        admits: (_ ip: String?, _ key: LookupCacheKey) -> Bool
-    ) {
+    /// digest, in one transaction; the caller checked that each is an answer (`AnswerJSON`,
+    /// `AnswerCheck`). Then checks the bound, when it is time to.
+    func write(scope: CacheScope, answers: [(key: LookupCacheKey, json: Data)]) {
         guard !answers.isEmpty else { return }
         let stored = Self.milliseconds(configuration.now())
         _ = withConnection { connection throws(SQLiteError) in
             try connection.transaction(writing: true) { () throws(SQLiteError) in
-                let check = try connection.statement(
-                    """
-                    SELECT CASE WHEN json_valid(CAST(?1 AS TEXT)) THEN json_type(CAST(?1 AS TEXT)) = 'object'
-                            AND json_type(CAST(?1 AS TEXT), '$.message') IS NULL ELSE 0 END,
-                        CASE WHEN json_valid(CAST(?1 AS TEXT)) AND json_type(CAST(?1 AS TEXT), '$.ip') = 'text'
-                            THEN json_extract(CAST(?1 AS TEXT), '$.ip') END
-                    """)
                 let insert = try connection.statement(
                     """
                     INSERT OR REPLACE INTO answer (scope, address, fields, stored, json, digest)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                     """)
                 for (key, json) in answers {
-                    check.bind(json, at: 1)
-                    let hasRow = try check.step()
-                    let isAnswerObject = hasRow && check.integer(at: 0) != 0
-                    let ip = hasRow && !check.isNull(at: 1) ? check.text(at: 1) : nil
-                    check.reset()
-                    guard isAnswerObject, admits(ip, key) else { continue }
                     let fields = key.fields.joined(separator: ",")
                     insert.bind(scope.digest, at: 1)
                     insert.bind(key.address, at: 2)

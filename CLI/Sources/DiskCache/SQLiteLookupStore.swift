@@ -109,13 +109,13 @@ package final class SQLiteLookupStore: LookupCacheStore, @unchecked Sendable {
     package func store(_ entries: [LookupCacheEntry], for keys: [LookupCacheKey]) {
         var answers: [(key: LookupCacheKey, json: Data)] = []
         answers.reserveCapacity(keys.count)
-        // The JSON is checked by SQLite as it is written (`CacheDatabase.write`), not decoded here.
         for (entry, key) in zip(entries, keys) {
             guard let json = entry.json ?? (try? JSONEncoder().encode(entry.response)),
-                AnswerCheck.hasAnswerShape(json)
+                json.count <= AnswerCheck.largestAnswer, let answer = AnswerJSON(json), !answer.hasMessage,
+                AnswerCheck.answers(ip: answer.ip, key: key)
             else { continue }
-            answers.append((key, CompactJSON.compacted(json)))
+            answers.append((key, answer.compacted))
         }
-        database.write(scope: scope, answers: answers, admits: AnswerCheck.answers(ip:key:))
+        database.write(scope: scope, answers: answers)
     }
 }
