@@ -46,13 +46,19 @@ enum ECSFields {
         return .object(members)
     }
 
-    /// The element of `threat.enrichments` for an address whose threat block flags it (a flag
-    /// `is_…` true, or a blocklist), else nil: `indicator.ip`, `indicator.type`, `provider`, the
+    /// The flags of the threat block that make an address an indicator of threat; a data
+    /// centre, an iCloud relay or a bogon alone does not.
+    static let threatFlags = [
+        "is_threat", "is_known_attacker", "is_known_abuser", "is_tor", "is_proxy", "is_anonymous", "is_vpn",
+    ]
+
+    /// The element of `threat.enrichments` for an address whose threat block flags it (one of
+    /// `threatFlags` true, or a blocklist), else nil: `indicator.ip`, `indicator.type`, `provider`, the
     /// threat block as the API sent it under `indicator.ipdata`, and `matched` naming the field
     /// of the event that held the address (`source.ip`).
     static func enrichment(address: String, field: String, threat: JSONValue?) -> JSONValue? {
         guard case .object(let block)? = threat else { return nil }
-        let flagged = block.filter { $0.key.hasPrefix("is_") && $0.value == .bool(true) }.keys.sorted()
+        let flagged = threatFlags.filter { block[$0] == .bool(true) }
         let listed: Bool
         if case .array(let lists)? = block["blocklists"] { listed = !lists.isEmpty } else { listed = false }
         guard !flagged.isEmpty || listed else { return nil }

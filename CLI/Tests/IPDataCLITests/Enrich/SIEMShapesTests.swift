@@ -121,6 +121,8 @@ final class SIEMShapesTests: XCTestCase {
         XCTAssertEqual(v4?.value(at: ["indicator", "type"]), .string("ipv4-addr"))
         let clean = JSONValue.object(["is_tor": .bool(false), "blocklists": .array([])])
         XCTAssertNil(ECSFields.enrichment(address: "8.8.8.8", field: "source.ip", threat: clean))
+        let hosting = JSONValue.object(["is_datacenter": .bool(true), "is_icloud_relay": .bool(true)])
+        XCTAssertNil(ECSFields.enrichment(address: "8.8.8.8", field: "source.ip", threat: hosting))
         let listed = JSONValue.object(["blocklists": .array([.object(["name": .string("Spamhaus")])])])
         XCTAssertNotNil(ECSFields.enrichment(address: "8.8.8.8", field: "source.ip", threat: listed))
     }
