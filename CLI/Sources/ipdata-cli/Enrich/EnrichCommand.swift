@@ -27,7 +27,8 @@ struct EnrichCommand: ToolCommand {
               lines       each line is followed by one line per address found in it (as grep finds them)
 
             Several columns or keys are read in one pass (--key src_ip,dest_ip, --column 2,5);
-            each address is sent once however many columns hold it. A key with dots steps into
+            each address is sent once however many columns hold it, and a row needs only one of
+            them. A key with dots steps into
             objects (--key source.ip reads {"source":{"ip":…}}, or the key "source.ip" where
             there is no such object); \\. is a dot in a name (--key 'id\\.orig_h'). With several
             keys the data goes under each key's name ("ipdata":{"src_ip":{…},"dest_ip":{…}});
@@ -220,6 +221,9 @@ struct EnrichCommand: ToolCommand {
         case .plain: shape = settings.shape ?? byName
         case .ecs: shape = settings.shape ?? (byName == .eve ? .eve : .jsonl)
         case .logfmt: shape = .lines
+        }
+        if self.into != nil, shape != .jsonl, shape != .eve {
+            throw UsageError("--into names a key of JSON lines: the input is \(shape.rawValue)")
         }
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         defer { CacheReport.problem(of: cache, to: console) }

@@ -190,7 +190,7 @@ final class Enricher: Sendable {
                     guard let value = LogfmtText.value(of: key.written, in: content), !value.isEmpty else { return nil }
                     return (place, value)
                 }
-                return found.isEmpty ? Scan(kind: .asIs) : Scan(kind: .data, found: found)
+                return found.isEmpty ? Scan(kind: .data, missing: .noAddress) : Scan(kind: .data, found: found)
             }
             var found: [String] = []
             content.withUnsafeBufferPointer { buffer in
@@ -463,6 +463,9 @@ final class Enricher: Sendable {
     /// so that it can neither forge a line nor act on a terminal.
     private func annotations(_ line: EnrichLine, _ answers: [EnrichAnswer]) -> [UInt8] {
         var bytes: [UInt8] = []
+        if line.addresses.isEmpty {
+            bytes += line.annotationLineEnd.bytes + Array("  ipdata: error: no address under \(addressPlace())".utf8)
+        }
         for (address, answer) in zip(line.addresses, answers) {
             bytes += line.annotationLineEnd.bytes
             if let error = answer.error {
@@ -493,6 +496,7 @@ final class Enricher: Sendable {
                 }
             }
         }
+        if found.isEmpty { pairs.append(LogfmtText.pair("ipdata_error", "no address under \(addressPlace())")) }
         return Array(pairs.map { " " + $0 }.joined().utf8)
     }
 

@@ -377,7 +377,9 @@ final class EnrichSIEMTests: CommandLineTestCase {
                 input.path,
             ]
                 + base)
-        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(
+            run.stderrLines, [#"ipdata: 500 of 2,000 lines got no data: no address under the keys "src", "dst""#])
         let check = try python(Self.logfmtCheck, input: input, output: run.stdoutBytes)
         XCTAssertEqual(check, #"{"lines": 2000, "passed": 500, "public": 2880, "private": 120, "wrong": 0}"# + "\n")
 
@@ -393,7 +395,8 @@ final class EnrichSIEMTests: CommandLineTestCase {
     }
 
     /// Python: each output line starts with its input line; what follows, split as a shell splits
-    /// (which undoes logfmt's quotes), is `src_…` and `dst_…` for each address.
+    /// (which undoes logfmt's quotes), is `src_…` and `dst_…` for each address, or the error of
+    /// a line without them.
     private static let logfmtCheck = #"""
         import ipaddress, json, shlex, sys
         given = open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]
@@ -402,7 +405,7 @@ final class EnrichSIEMTests: CommandLineTestCase {
         for before, after in zip(given, got):
             if "src=" not in before:
                 counts["passed"] += 1
-                counts["wrong"] += before != after
+                counts["wrong"] += after != before + ' ipdata_error="no address under the keys src, dst"'
                 continue
             if not after.startswith(before + " "):
                 counts["wrong"] += 1
@@ -425,13 +428,17 @@ final class EnrichSIEMTests: CommandLineTestCase {
         var rows = ["time,src,note,port,dst"]
         for index in 0..<3_000 {
             let note = index % 50 == 0 ? "\"two\r\nlines, 9.9.9.9\"" : "n\(index)"
-            rows.append("18:00,\(Self.address(index, 0)),\(note),\(index),\(Self.address(index, 1))")
+            // Every 100th flow is from an address to itself: the address is sent once all the same.
+            let src = Self.address(index, 0)
+            let dst = index % 100 == 1 ? src : Self.address(index, 1)
+            rows.append("18:00,\(src),\(note),\(index),\(dst)")
         }
         let input = try makeFile(rows.joined(separator: "\r\n") + "\r\n", named: "flows.csv")
         let mark = backendLogMark()
         let run = try ipdata(
             ["enrich", "-q", "--no-cache", "--column", "src,5", "-f", "country_code", input.path] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
         XCTAssertEqual(
             run.stdout.prefix { $0 != "\r\n" },
             "time,src,note,port,dst,src_country_code,dst_country_code,ipdata_error")
@@ -453,6 +460,36 @@ final class EnrichSIEMTests: CommandLineTestCase {
             counts["wrong"] += [e.split(":")[0] for e in after[7].split("; ") if e] != errors
         print(json.dumps(counts))
         """#
+
+    // MARK: Options
+
+    func testOptionsThatCannotGoTogetherAreRefusedInOneLine() throws {
+        let input = try makeFile("ip\n8.8.8.8\n", named: "hosts.csv")
+        let cases: [([String], String)] = [
+            (["--key", "a", "--column", "b"], "--key and --column name the same places: give one of them"),
+            (["--into", "geo"], "--into names a key of JSON lines: the input is csv"),
+            (
+                ["--as", "ecs", "--input", "csv"],
+                "--as ecs writes JSON lines: it reads JSON lines or eve.json (--input jsonl or eve)"
+            ),
+            (["--as", "jsonl", "--input", "csv"], "--as jsonl is --input jsonl: give one of them"),
+            (
+                ["--as", "logfmt", "--input", "eve"],
+                "--as logfmt adds pairs to log lines: it reads lines (--input lines)"
+            ),
+        ]
+        for (options, message) in cases {
+            let run = try ipdata(["enrich"] + options + [input.path] + base)
+            XCTAssertEqual(run.status, 2, "\(options)")
+            XCTAssertEqual(run.stderrLines, ["ipdata: \(message) (see ipdata enrich --help)"], "\(options)")
+        }
+        // A Zeek log whose #fields lack the column named.
+        let zeek = try ipdata(
+            ["enrich", "--input", "zeek", "--column", "src", "-"] + base,
+            stdin: "#separator \\x09\n#fields\tts\tid.orig_h\n1\t8.8.8.8\n")
+        XCTAssertEqual(zeek.status, 2)
+        XCTAssertEqual(zeek.stderrLines, ["ipdata: the #fields line has no column src"])
+    }
 
     // MARK: Helpers
 
