@@ -88,7 +88,8 @@ final class Enricher: Sendable {
     }
 
     /// The columns of the addresses in a header's names: those `--column` names by name or
-    /// number, else `ip`, else the first; throws a usage error naming a column the header lacks.
+    /// number, else `ip`, else the first (in a Zeek log, those of `id.orig_h` and `id.resp_h` it
+    /// has); throws a usage error naming a column the header lacks.
     func addressColumns(inHeader names: [String], header: String = "the header row") throws -> [(
         index: Int, name: String
     )] {
@@ -96,6 +97,17 @@ final class Enricher: Sendable {
         guard !keys.isEmpty else {
             let index = names.firstIndex { $0.lowercased() == "ip" } ?? 0
             return [(index, index < names.count ? names[index] : "")]
+        }
+        if shape == .zeek, givenKeys.isEmpty {
+            // Zeek's own columns: those of the two ends this log has (files.log, for one, has neither).
+            let found = keys.compactMap { key in
+                names.firstIndex(of: key.name).map { (index: $0, name: key.name) }
+            }
+            guard !found.isEmpty else {
+                throw CommandError(
+                    .usage, "\(header) has neither id.orig_h nor id.resp_h: name the address column with --column")
+            }
+            return found
         }
         return try keys.map { key in
             if let number = key.number { return (number - 1, number - 1 < names.count ? names[number - 1] : "") }

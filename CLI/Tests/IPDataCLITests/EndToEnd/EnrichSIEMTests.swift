@@ -489,6 +489,20 @@ final class EnrichSIEMTests: CommandLineTestCase {
             stdin: "#separator \\x09\n#fields\tts\tid.orig_h\n1\t8.8.8.8\n")
         XCTAssertEqual(zeek.status, 2)
         XCTAssertEqual(zeek.stderrLines, ["ipdata: the #fields line has no column src"])
+        // Zeek's own columns are those of the two ends the log has: one, or none (files.log).
+        let one = try ipdata(
+            ["enrich", "-q", "--input", "zeek", "-f", "ip", "-"] + base,
+            stdin: "#separator \\x09\n#fields\tts\tid.orig_h\n1\t8.8.8.8\n")
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(
+            one.stdout,
+            "#separator \\x09\n#fields\tts\tid.orig_h\tipdata.orig_h.ip\tipdata.error\n1\t8.8.8.8\t8.8.8.8\t-\n")
+        let none = try ipdata(
+            ["enrich", "--input", "zeek", "-"] + base, stdin: "#separator \\x09\n#fields\tts\ttx_hosts\n1\t8.8.8.8\n")
+        XCTAssertEqual(none.status, 2)
+        XCTAssertEqual(
+            none.stderrLines,
+            ["ipdata: the #fields line has neither id.orig_h nor id.resp_h: name the address column with --column"])
     }
 
     // MARK: Helpers
