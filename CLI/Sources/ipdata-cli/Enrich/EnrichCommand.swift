@@ -197,6 +197,7 @@ struct EnrichCommand: ToolCommand {
                         + "(source.ip, destination.ip, client.ip, server.ip, src_ip, dest_ip…)")
             }
         }
+        if style == .ecs, self.into != nil { throw UsageError("--as ecs writes ECS's own fields: it takes no --into") }
         let into = self.into ?? "ipdata"
         if into.isEmpty { throw UsageError("--into names no key") }
         let paths = style == .ecs ? ECSFields.apiFields : fields.isEmpty ? Self.defaultFields : fields

@@ -2,7 +2,8 @@
 /// quotes it.
 ///
 /// A value with a space, a control character, `=` or `"` is quoted, with `"` and `\` escaped
-/// (`\"`, `\\`) and line breaks and tabs written `\n`, `\r`, `\t`; an empty value is `""`.
+/// (`\"`, `\\`), line breaks and tabs written `\n`, `\r`, `\t`, and other characters a terminal
+/// acts on `\u` and their code; an empty value is `""`.
 enum LogfmtText {
     /// The value of the first pair named `key` in `line`, unquoted; nil when there is none.
     static func value(of key: String, in line: ArraySlice<UInt8>) -> String? {
@@ -46,8 +47,7 @@ enum LogfmtText {
     /// `value` as a logfmt value: as it is, or quoted and escaped when it needs to be.
     static func quoted(_ value: String) -> String {
         let needsQuotes =
-            value.isEmpty
-            || value.unicodeScalars.contains { $0.value <= 0x20 || $0 == "=" || $0 == "\"" || $0.value == 0x7F }
+            value.isEmpty || value.unicodeScalars.contains { $0.value <= 0x20 || $0 == "=" || $0 == "\"" || acts($0) }
         guard needsQuotes else { return value }
         var text = "\""
         for scalar in value.unicodeScalars {
@@ -57,12 +57,19 @@ enum LogfmtText {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where acts(scalar):
                 text += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
             default: text.unicodeScalars.append(scalar)
             }
         }
         return text + "\""
+    }
+
+    /// Whether a terminal acts on `scalar` (a control character, a C1 control, a bidirectional
+    /// override): what `TerminalText` writes out. A log line is shown on terminals, so an
+    /// answer's text can neither forge a line nor act on one.
+    private static func acts(_ scalar: Unicode.Scalar) -> Bool {
+        TerminalText.escaped(String(scalar)) != String(scalar)
     }
 
     /// A `key=value` pair.

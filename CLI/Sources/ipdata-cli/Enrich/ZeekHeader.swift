@@ -90,18 +90,19 @@ struct ZeekHeader: Sendable {
         }
     }
 
-    /// A text cell with the separator, the set separator's first character, backslashes and
-    /// control characters written as `\xHH`.
+    /// A text cell with the separator, backslashes and what a terminal acts on (control
+    /// characters, C1 controls, bidirectional overrides: see `TerminalText`) written as `\xHH`
+    /// (or `\uHHHH`).
     func escaped(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\\" || scalar.value == UInt32(separator) {
+            if scalar == "\\" || scalar.value == UInt32(separator) {
                 output += "\\x" + String(format: "%02x", scalar.value)
             } else {
                 output.unicodeScalars.append(scalar)
             }
         }
-        return output
+        return TerminalText.escaped(output)
     }
 }
 

@@ -461,6 +461,34 @@ final class EnrichSIEMTests: CommandLineTestCase {
         print(json.dumps(counts))
         """#
 
+    // MARK: Answers that would act on a terminal
+
+    func testZeekCellsAndLogfmtValuesWriteOutWhatATerminalActsOn() throws {
+        let hostileBase = ["--base-url", (server["IPDATA_TEST_URL_BACKEND"] ?? "") + "/hostile/escapes"]
+        let shown = #"Evil\x1b]0;pwned\x07\x1b[2J\x0d\x0aforged 6.6.6.6 line\x9b31m\u202eTXE"#
+        let zeek = try ipdata(
+            ["enrich", "-q", "-f", "city", "--input", "zeek", "-"] + hostileBase,
+            stdin: "#separator \\x09\n#fields\tid.orig_h\n8.8.8.8\n")
+        XCTAssertEqual(zeek.status, 0, zeek.stderr)
+        XCTAssertEqual(zeek.stdoutLines.last, "8.8.8.8\t\(shown)\t-")
+        let logfmt = try ipdata(
+            ["enrich", "-q", "-f", "city", "--as", "logfmt", "--key", "src", "-"] + hostileBase, stdin: "src=8.8.8.8\n")
+        XCTAssertEqual(logfmt.status, 0, logfmt.stderr)
+        XCTAssertEqual(
+            logfmt.stdout,
+            #"src=8.8.8.8 src_city="Evil\u001b]0;pwned\u0007\u001b[2J\r\nforged 6.6.6.6 line\u009b31m\u202eTXE""# + "\n"
+        )
+        // To a file, ECS keeps the API's text exactly, as JSON does.
+        let ecs = try ipdata(
+            ["enrich", "-q", "--as", "ecs", "-"] + hostileBase, stdin: #"{"source":{"ip":"8.8.8.8"}}"# + "\n")
+        XCTAssertEqual(ecs.status, 0, ecs.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(ecs.stdout.utf8)) as? [String: Any]
+        let geo = (object?["source"] as? [String: Any])?["geo"] as? [String: Any]
+        XCTAssertEqual(
+            geo?["city_name"] as? String, "Evil\u{1B}]0;pwned\u{07}\u{1B}[2J\r\nforged 6.6.6.6 line\u{9B}31m\u{202E}TXE"
+        )
+    }
+
     // MARK: Options
 
     func testOptionsThatCannotGoTogetherAreRefusedInOneLine() throws {
@@ -468,6 +496,7 @@ final class EnrichSIEMTests: CommandLineTestCase {
         let cases: [([String], String)] = [
             (["--key", "a", "--column", "b"], "--key and --column name the same places: give one of them"),
             (["--into", "geo"], "--into names a key of JSON lines: the input is csv"),
+            (["--as", "ecs", "--into", "geo"], "--as ecs writes ECS's own fields: it takes no --into"),
             (
                 ["--as", "ecs", "--input", "csv"],
                 "--as ecs writes JSON lines: it reads JSON lines or eve.json (--input jsonl or eve)"
