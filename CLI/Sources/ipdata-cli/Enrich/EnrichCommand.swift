@@ -200,6 +200,9 @@ struct EnrichCommand: ToolCommand {
         if style == .ecs, self.into != nil { throw UsageError("--as ecs writes ECS's own fields: it takes no --into") }
         let into = self.into ?? "ipdata"
         if into.isEmpty { throw UsageError("--into names no key") }
+        if into == "{key}" || keys.contains(where: { $0.written == into || $0.lastStep == into }) {
+            throw UsageError("--into \(into) would write over the address: name another key")
+        }
         let paths = style == .ecs ? ECSFields.apiFields : fields.isEmpty ? Self.defaultFields : fields
         let fields = try FieldSelection(parsing: [paths.joined(separator: ",")])
         // A mistyped field is a usage error, before a key is needed or anything is sent.

@@ -497,6 +497,7 @@ final class EnrichSIEMTests: CommandLineTestCase {
             (["--key", "a", "--column", "b"], "--key and --column name the same places: give one of them"),
             (["--into", "geo"], "--into names a key of JSON lines: the input is csv"),
             (["--as", "ecs", "--into", "geo"], "--as ecs writes ECS's own fields: it takes no --into"),
+            (["--key", "src_ip", "--into", "{key}"], "--into {key} would write over the address: name another key"),
             (
                 ["--as", "ecs", "--input", "csv"],
                 "--as ecs writes JSON lines: it reads JSON lines or eve.json (--input jsonl or eve)"
