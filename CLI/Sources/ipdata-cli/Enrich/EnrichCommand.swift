@@ -148,7 +148,7 @@ struct EnrichCommand: ToolCommand {
 
     static let defaultFields = ["country_code", "asn.name", "threat.is_threat"]
 
-    /// The options, checked.
+    /// What the options ask for, once checked by `settings()`.
     struct Settings {
         let common: CommonOptions
         let shape: Shape?
