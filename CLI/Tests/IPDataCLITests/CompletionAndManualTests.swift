@@ -99,7 +99,7 @@ final class CompletionAndManualTests: XCTestCase {
     }
 
     /// Each command completes its own options' values: `summarize --format` offers what
-    /// summarize takes, `enrich --as` its shapes, `-f` the field names (a comma-separated list),
+    /// summarize takes, `enrich --as` its shapes and styles, `--input` its shapes, `-f` the field names (a comma-separated list),
     /// and none of them file names.
     func testBashCompletesEachCommandsOwnValues() throws {
         let shown = try bash(
@@ -108,6 +108,7 @@ final class CompletionAndManualTests: XCTestCase {
             t ipdata lookup --format ''
             t ipdata bulk --format c
             t ipdata enrich --as ''
+            t ipdata enrich --input ''
             t ipdata bulk -f cou
             t ipdata bulk -f ip,asn.n
             t ipdata lookup --fields threat.is_t
@@ -119,7 +120,8 @@ final class CompletionAndManualTests: XCTestCase {
         XCTAssertEqual(
             shown,
             [
-                "table json", "json jsonl csv table", "csv", "csv tsv jsonl lines", "country_name country_code count",
+                "table json", "json jsonl csv table", "csv", "csv tsv jsonl lines ecs logfmt",
+                "csv tsv jsonl lines zeek eve", "country_name country_code count",
                 "ip,asn.name", "threat.is_tor threat.is_threat", "country_code", "", "ips.txt", "access.log", "",
             ])
     }

@@ -22,7 +22,25 @@ struct EnrichCommand: ToolCommand {
 
               CSV, TSV    the fields become new columns after the last, and an ipdata_error column
               JSON lines  the fields go under a key ("ipdata") added to each object
+              Zeek logs   new columns, named in #fields (ipdata.orig_h.country_code) and typed in #types
+              eve.json    Suricata's events: src_ip and dest_ip; an event without them goes out as it came
               lines       each line is followed by one line per address found in it (as grep finds them)
+
+            Several columns or keys are read in one pass (--key src_ip,dest_ip, --column 2,5);
+            each address is sent once however many columns hold it, and a row needs only one of
+            them. A key with dots steps into
+            objects (--key source.ip reads {"source":{"ip":…}}, or the key "source.ip" where
+            there is no such object); \\. is a dot in a name (--key 'id\\.orig_h'). With several
+            keys the data goes under each key's name ("ipdata":{"src_ip":{…},"dest_ip":{…}});
+            --into '{key}_ipdata' puts it beside each address instead ("src_ip_ipdata":{…}).
+            Members are merged into the objects the line has, never written twice.
+
+              --as ecs     ECS's names: source.geo.country_iso_code, source.geo.location {lat, lon},
+                           source.as.number, source.as.organization.name (destination, client and
+                           server likewise, by the key), and threat.enrichments for an address
+                           the threat block flags (indicator.ip, indicator.type, indicator.ipdata)
+              --as logfmt  quoted key=value pairs at the end of each line: src_country_code=US with
+                           --key src (logfmt keys), else ipdata_country_code=US, ipdata2_… per address
 
             A CSV or TSV record is read to its end as RFC 4180 says, however many lines its quoted
             fields span. A record longer than 1 MiB, or a quote that is never closed, ends the run
@@ -41,41 +59,70 @@ struct EnrichCommand: ToolCommand {
 
               ipdata enrich hosts.csv --output hosts-enriched.csv
               ipdata enrich --as jsonl --column client_ip events.jsonl > events-enriched.jsonl
+              ipdata enrich --as ecs --input eve /var/log/suricata/eve.json > eve-ecs.jsonl
+              ipdata enrich -f country_code,asn.name conn.log > conn-enriched.log
               tail -n 1000 access.log | ipdata enrich -f country_code,asn.name -
             """))
 
     /// What the input is.
     enum Shape: String, CaseIterable {
-        case csv, tsv, jsonl, lines
+        case csv, tsv, jsonl, lines, zeek, eve
 
-        /// The shape a file's name suggests: `.csv`, `.tsv`, `.jsonl` or `.ndjson`; else lines.
+        /// The shape a file's name suggests: `.csv`, `.tsv`, `.jsonl` or `.ndjson`, Suricata's
+        /// `eve.json` (and `eve-….json`, rotated); else lines (a Zeek log is told by its first line).
         init(path: String) {
+            let name = (path as NSString).lastPathComponent.lowercased()
             switch (path as NSString).pathExtension.lowercased() {
             case "csv": self = .csv
             case "tsv": self = .tsv
             case "jsonl", "ndjson": self = .jsonl
+            case "json" where name.hasPrefix("eve"): self = .eve
             default: self = .lines
             }
         }
     }
 
+    /// What `--as` takes: a shape of input (as before `--input`), or a style of output.
+    static let asValues = ["csv", "tsv", "jsonl", "lines", "ecs", "logfmt"]
+
     @Option(
         name: .customLong("as"),
         help: ArgumentHelp(
-            "what the input is: csv, tsv, jsonl or lines (default: by the file's extension, else lines)",
+            "ecs: ECS field names on JSON lines; logfmt: key=value pairs at the end of each line; "
+                + "csv, tsv, jsonl or lines: the same as --input",
+            valueName: "STYLE"),
+        completion: .list(EnrichCommand.asValues))
+    var styleName: String?
+
+    @Option(
+        name: .customLong("input"),
+        help: ArgumentHelp(
+            "what the input is: csv, tsv, jsonl, lines, zeek (TSV logs with #fields) or eve (Suricata's eve.json) "
+                + "(default: by the file's extension, a Zeek log by its #separator line, else lines)",
             valueName: "SHAPE"),
         completion: .list(Shape.allCases.map(\.rawValue)))
     var shapeName: String?
 
     @Option(
         help: ArgumentHelp(
-            "CSV/TSV: the column of the addresses, a header name or a number from 1 (default ip, else 1); "
-                + "JSON lines: the key of the address (default ip)",
-            valueName: "NAME|N"))
+            "CSV, TSV, Zeek: the columns of the addresses, header names or numbers from 1, comma-separated "
+                + "(default ip, else 1; Zeek: id.orig_h,id.resp_h); the same as --key",
+            valueName: "NAME|N,…"))
     var column: String?
 
-    @Option(help: ArgumentHelp("JSON lines: the key the data goes under (default ipdata)", valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "JSON lines, logfmt: the keys of the addresses, comma-separated; a dot steps into an object "
+                + "(source.ip), \\. is a dot in a name (default ip; ecs: source.ip,destination.ip; eve: src_ip,dest_ip)",
+            valueName: "KEY,…"))
     var key: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "JSON lines: the key the data goes under (default ipdata); with {key}, a key beside each address "
+                + "named after its own ({key}_ipdata: src_ip_ipdata)",
+            valueName: "NAME"))
+    var into: String?
 
     @Option(
         name: [.short, .long],
@@ -101,19 +148,66 @@ struct EnrichCommand: ToolCommand {
 
     static let defaultFields = ["country_code", "asn.name", "threat.is_threat"]
 
+    /// What the options ask for, once checked by `settings()`.
+    struct Settings {
+        let common: CommonOptions
+        let shape: Shape?
+        let style: Enricher.Style
+        let keys: [AddressKey]
+        let into: String
+        let fields: FieldSelection
+    }
+
     /// The options, checked.
-    private func settings() throws -> (common: CommonOptions, shape: Shape?, fields: FieldSelection) {
+    private func settings() throws -> Settings {
         let common = try CommonOptions(client: client, endpoint: endpoint, output: output)
-        let shape = try shapeName.map { text in
+        func shape(_ text: String, option: String) throws -> Shape {
             guard let given = Shape(rawValue: text.lowercased()) else {
-                throw UsageError("--as must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError("\(option) must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return given
         }
-        let fields = try FieldSelection(parsing: fields.isEmpty ? [Self.defaultFields.joined(separator: ",")] : fields)
+        var shape = try shapeName.map { try shape($0, option: "--input") }
+        var style = Enricher.Style.plain
+        if let styleName {
+            switch styleName.lowercased() {
+            case "ecs": style = .ecs
+            case "logfmt": style = .logfmt
+            case let name where Shape(rawValue: name) != nil && !["zeek", "eve"].contains(name):
+                if shape != nil { throw UsageError("--as \(name) is --input \(name): give one of them") }
+                shape = Shape(rawValue: name)
+            default: throw UsageError("--as must be \(Self.asValues.joined(separator: ", "))")
+            }
+        }
+        if key != nil, column != nil { throw UsageError("--key and --column name the same places: give one of them") }
+        let keys = AddressKey.list(key ?? column ?? "")
+        if key != nil || column != nil, keys.isEmpty { throw UsageError("--key names no key") }
+        switch (style, shape) {
+        case (.ecs, .csv?), (.ecs, .tsv?), (.ecs, .lines?), (.ecs, .zeek?):
+            throw UsageError("--as ecs writes JSON lines: it reads JSON lines or eve.json (--input jsonl or eve)")
+        case (.logfmt, .some(let given)) where given != .lines:
+            throw UsageError("--as logfmt adds pairs to log lines: it reads lines (--input lines)")
+        default: break
+        }
+        if style == .ecs {
+            if !fields.isEmpty { throw UsageError("--as ecs writes ECS's own fields: it takes no --fields") }
+            if let unmapped = keys.first(where: { $0.ecsSide == nil }) {
+                throw UsageError(
+                    "--as ecs: no ECS side for the key \(unmapped.written) "
+                        + "(source.ip, destination.ip, client.ip, server.ip, src_ip, dest_ip…)")
+            }
+        }
+        if style == .ecs, self.into != nil { throw UsageError("--as ecs writes ECS's own fields: it takes no --into") }
+        let into = self.into ?? "ipdata"
+        if into.isEmpty { throw UsageError("--into names no key") }
+        if into == "{key}" || keys.contains(where: { $0.written == into || $0.lastStep == into }) {
+            throw UsageError("--into \(into) would write over the address: name another key")
+        }
+        let paths = style == .ecs ? ECSFields.apiFields : fields.isEmpty ? Self.defaultFields : fields
+        let fields = try FieldSelection(parsing: [paths.joined(separator: ",")])
         // A mistyped field is a usage error, before a key is needed or anything is sent.
         try fields.refuseUnknownNames(kind: .address, shape: .single)
-        return (common, shape, fields)
+        return Settings(common: common, shape: shape, style: style, keys: keys, into: into, fields: fields)
     }
 
     mutating func validate() throws {
@@ -121,20 +215,29 @@ struct EnrichCommand: ToolCommand {
     }
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
-        let (common, givenShape, fields) = try settings()
+        let settings = try settings()
+        let (common, fields) = (settings.common, settings.fields)
         guard inputs.count == 1 else { throw UsageError("enrich takes one input: a file, or - for standard input") }
         let input = inputs[0]
-        let shape = givenShape ?? (input == "-" ? .lines : Shape(path: input))
-        let column = self.column
-        let key = self.key ?? "ipdata"
+        let byName = input == "-" ? Shape.lines : Shape(path: input)
+        let shape: Shape
+        switch settings.style {
+        case .plain: shape = settings.shape ?? byName
+        case .ecs: shape = settings.shape ?? (byName == .eve ? .eve : .jsonl)
+        case .logfmt: shape = .lines
+        }
+        if self.into != nil, shape != .jsonl, shape != .eve {
+            throw UsageError("--into names a key of JSON lines: the input is \(shape.rawValue)")
+        }
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         defer { CacheReport.problem(of: cache, to: console) }
         if input != "-", !FileManager.default.isReadableFile(atPath: input) {
             throw CommandError(.usage, "cannot read \(input)")
         }
         let enricher = Enricher(
-            shape: shape, fields: fields.paths, column: column, key: key,
-            forTerminal: Terminal.showsOutput(at: common.outputPath))
+            shape: shape, detectsZeek: settings.shape == nil && settings.style == .plain, style: settings.style,
+            fields: fields.paths,
+            keys: settings.keys, into: settings.into, forTerminal: Terminal.showsOutput(at: common.outputPath))
         let source = EnrichSource(path: input, enricher: enricher)
         if dryRun {
             // Every address of every line, repeats included; nothing is written.

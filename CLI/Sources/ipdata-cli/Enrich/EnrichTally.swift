@@ -50,7 +50,7 @@ struct EnrichTally {
     /// `2,998 of 3,000 rows got no data: no address under the key "ip" (name it with --column)`.
     func report(_ enricher: Enricher) -> String? {
         guard unanswered > 0 else { return nil }
-        let place = (enricher.isCSV ? "in " : "under ") + enricher.addressPlace(quoted: true)
+        let place = (enricher.hasColumns ? "in " : "under ") + enricher.addressPlace(quoted: true)
         var reasons: [(count: Int, text: String)] = []
         if noAddress > 0 { reasons.append((noAddress, "no address \(place)")) }
         if notAnAddress > 0 { reasons.append((notAnAddress, "no IP address \(place)")) }
@@ -63,7 +63,7 @@ struct EnrichTally {
             reasons.count == 1
             ? reasons[0].text : reasons.map { "\($0.text) (\(Self.grouped($0.count)))" }.joined(separator: "; ")
         if answered == 0, noAddress + notAnAddress > 0 {
-            text += enricher.isCSV ? " (name the column with --column)" : " (name the key with --column)"
+            text += enricher.hasColumns ? " (name the column with --column)" : " (name the key with --key)"
         }
         let noun = enricher.shape == .lines ? (rows == 1 ? "line" : "lines") : (rows == 1 ? "row" : "rows")
         return "\(Self.grouped(unanswered)) of \(Self.grouped(rows)) \(noun) got no data: \(text)"

@@ -17,7 +17,8 @@ final class CompletionValueTests: CommandLineTestCase {
         ([], "format", OutputFormat.allCases.map(\.rawValue)),
         (["bulk"], "format", OutputFormat.allCases.map(\.rawValue)),
         (["summarize"], "format", ["table", "json"]),
-        (["enrich"], "as", EnrichCommand.Shape.allCases.map(\.rawValue)),
+        (["enrich"], "as", EnrichCommand.asValues),
+        (["enrich"], "input", EnrichCommand.Shape.allCases.map(\.rawValue)),
     ]
 
     func testEveryValueOfferedIsTakenByItsCommand() throws {
@@ -31,8 +32,8 @@ final class CompletionValueTests: CommandLineTestCase {
                 checked += 1
             }
         }
-        // The lookup's, bulk's and summarize's --format, and enrich's --as.
-        XCTAssertEqual(checked, 5 + 5 + 3 + 5)
+        // The lookup's, bulk's and summarize's --format, and enrich's --as and --input.
+        XCTAssertEqual(checked, 5 + 5 + 3 + 7 + 7)
     }
 
     /// The words the completion script offers for those options are the words above.

@@ -266,10 +266,10 @@ final class EnrichFidelityTests: CommandLineTestCase {
         XCTAssertEqual(wrong.status, 1, wrong.stderr)
         XCTAssertEqual(
             wrong.stderrLines.first,
-            "ipdata: 2,998 of 2,998 rows got no data: no address under the key \"ip\" (name the key with --column)")
+            "ipdata: 2,998 of 2,998 rows got no data: no address under the key \"ip\" (name the key with --key)")
         XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "yesterday's results\n")
         // With the right key, every row gets its data.
-        let right = try ipdata(["enrich", "-f", "country_code", "--column", "client_ip", none.path] + base)
+        let right = try ipdata(["enrich", "-f", "country_code", "--key", "client_ip", none.path] + base)
         XCTAssertEqual(right.status, 0, right.stderr)
         XCTAssertEqual(right.stderr, "")
     }
