@@ -362,11 +362,14 @@ struct SummaryInput: AsyncSequence, Sendable {
 
         /// `address`, when it goes on to be looked up: its first reading, while lookups go on.
         /// A repeat is counted with its first reading; after the API refused further lookups, a
-        /// new address is counted as not looked up.
+        /// new public address is counted as not looked up (a private one as answered locally).
         private func handOn(_ address: String) -> String? {
             if input.lookupsStopped.withLock({ $0 }) {
-                let waits = input.summary.withLock { $0.shouldLookUp(address) }
-                if waits { input.summary.withLock { $0.add(lookedUp: address, response: nil, refused: true) } }
+                let isNew = input.summary.withLock { $0.shouldLookUp(address) }
+                if isNew {
+                    let refused = isPublic(address)
+                    input.summary.withLock { $0.add(lookedUp: address, response: nil, refused: refused) }
+                }
                 return nil
             }
             if input.dedupes, !input.summary.withLock({ $0.shouldLookUp(address) }) { return nil }

@@ -95,17 +95,19 @@ final class SummarizeReportTests: CommandLineTestCase {
     /// line says it is partial, every line of the input is counted, the exit status is 4.
     func testAQuotaStopLeavesAPartialSummary() throws {
         let addresses = (0..<450).map { "9.\($0 / 200 + 1).\($0 % 200 / 10).\($0 % 10 + 1)" }
-        // After the addresses, records: read with their answers although lookups have stopped.
+        // After the addresses, records: read with their answers although lookups have stopped;
+        // and a private address, answered locally as ever.
         let record = #"{"ip":"1.1.1.1","country_code":"AU","country_name":"Australia"}"#
         let input = try makeFile(
-            (addresses + addresses.prefix(50) + [record, record]).joined(separator: "\n") + "\n", named: "ips.txt")
+            (addresses + addresses.prefix(50) + ["10.0.0.1", record, record]).joined(separator: "\n") + "\n",
+            named: "ips.txt")
         let quota = url + "/quota-after/1/\(UUID().uuidString)"
         let text = try ipdata(["summarize", input.path, "--base-url", quota])
         XCTAssertEqual(text.status, 4, text.stderr)
         let first = try XCTUnwrap(text.stdoutLines.first)
         XCTAssertTrue(first.hasPrefix("partial summary: the API refused further lookups (Forbidden: "), first)
         XCTAssertTrue(
-            text.stdoutLines.dropFirst().first?.hasPrefix("addresses  502 total, 451 unique") == true, text.stdout)
+            text.stdoutLines.dropFirst().first?.hasPrefix("addresses  503 total, 452 unique") == true, text.stdout)
         XCTAssertEqual(text.stderrLines.filter { $0.hasPrefix("ipdata: Forbidden: ") }.count, 1, text.stderr)
 
         let again = try ipdata(
@@ -114,10 +116,11 @@ final class SummarizeReportTests: CommandLineTestCase {
         let summary = try json(again.stdout)
         XCTAssertTrue((summary["partial"] as? String)?.hasPrefix("the API refused further lookups") == true)
         let notLookedUp = try XCTUnwrap(summary["not_looked_up"] as? Int)
-        XCTAssertEqual(summary["total"] as? Int, 502, "every line read, after the stop too")
+        XCTAssertEqual(summary["total"] as? Int, 503, "every line read, after the stop too")
         let answered = counts(summary["countries"]).values.reduce(0, +)
-        XCTAssertEqual(answered + notLookedUp, 502, "each line answered or not looked up")
-        XCTAssertEqual(summary["failed"] as? Int, notLookedUp)
+        XCTAssertEqual(answered + notLookedUp + 1, 503, "each line answered, not looked up, or private")
+        XCTAssertEqual(summary["failed"] as? Int, notLookedUp + 1)
+        XCTAssertEqual((summary["lookups"] as? [String: Int])?["answered_locally"], 1)
         XCTAssertEqual(counts(summary["countries"])["Australia (AU)"], 2, "records after the stop")
         XCTAssertGreaterThanOrEqual(answered, 100 + 2, "the first request's answers (and repeats), and the records")
     }
