@@ -5,9 +5,10 @@ import Foundation
 import IPData
 import IPDataTesting
 
-/// `ipdata summarize [FILE…|-]`: the totals, top countries, networks and company types, and
-/// threat counts of a list: addresses, which it looks up (in bulk, as `ipdata bulk`), or the JSON
-/// records `ipdata bulk` already wrote, which it reads without a request.
+/// `ipdata summarize [FILE…|-]`: the totals, top countries, networks and company types, threat
+/// counts and top addresses of a list: addresses, which it looks up (in bulk, as `ipdata bulk`),
+/// or the records `ipdata bulk` and `ipdata enrich` already wrote, which it reads without a
+/// request; with `--html FILE`, the same as an offline HTML page with a world map.
 struct SummarizeCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "summarize",
@@ -17,20 +18,33 @@ struct SummarizeCommand: ToolCommand {
             """
             Summarize a list of addresses: totals (unique, public, private), the top countries,
             networks (ASN and name) and company types, threat counts (Tor, VPN, proxy, data
-            centre, known attackers and abusers) and blocklists.
+            centre, known attackers and abusers), blocklists, and the top addresses with their
+            count, country, network and threat flags.
 
             Each line is an address, which is looked up (in bulk requests, as ipdata bulk does), or
             a record that ipdata bulk or ipdata enrich wrote, which is read as it is: no request,
             no key. Records are JSON lines (enrich's data under "ipdata"), or CSV or TSV whose
             header has an ip column and data columns (country_code, asn.name, error, ipdata_error
-            …); a CSV with an ip column and no data columns is a list of addresses. Each distinct
-            address is sent once; private and reserved ones are answered locally, never sent.
-            Memory grows with the distinct values only, whatever the number of lines.
+            …); a CSV with an ip column and no data columns is a list of addresses. A record is
+            looked up again only when it has no answer: its error field or column is set and its
+            address is public (a failed or cut-short run); the fields a record lacks (a bulk run
+            with --fields ip,country_code has no threat) are not counted, never fetched. Each
+            distinct address is sent once; private and reserved ones are answered locally, never
+            sent. Memory grows with the distinct values only, whatever the number of lines.
+
+            When the API refuses further lookups (the quota is exhausted: exit status 4), the
+            rest of the input is still read and the summary is written, its first line saying
+            that it is partial and how many records were not looked up.
+
+            --html FILE also writes the summary as one HTML page that works offline and fetches
+            nothing: a world map shaded by country, bars of the top networks, company types and
+            threats, and the top addresses with their flags.
 
               ipdata grep -o --public access.log | ipdata summarize
               ipdata bulk ips.txt > records.jsonl && ipdata summarize records.jsonl
               ipdata summarize --format json --top 5 records.jsonl
               ipdata enrich hosts.csv --output hosts-enriched.csv && ipdata summarize hosts-enriched.csv
+              ipdata summarize --html report.html records.jsonl
             """))
 
     @Option(help: ArgumentHelp("how many of each list to show, 1 to 1000 (default 10)", valueName: "N"))
@@ -39,6 +53,12 @@ struct SummarizeCommand: ToolCommand {
     @Option(
         help: ArgumentHelp("table or json (default: table)", valueName: "FORMAT"), completion: .list(["table", "json"]))
     var format: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "also write the summary as an offline HTML page with a world map to FILE", valueName: "FILE"),
+        completion: .file(extensions: ["html"]))
+    var html: String?
 
     @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
     var dryRun = false
@@ -63,7 +83,37 @@ struct SummarizeCommand: ToolCommand {
     }
 
     mutating func validate() throws {
-        try checked { _ = try settings() }
+        try checked {
+            _ = try settings()
+            if html == "" { throw UsageError("--html needs a file name") }
+        }
+    }
+
+    /// Fails before any lookup when the HTML report could not be written: its folder is missing
+    /// or not writable.
+    private func checkReportTarget() throws {
+        guard let html else { return }
+        let url = URL(fileURLWithPath: html)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CommandError(.usage, "cannot write \(html): it is a folder")
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard access(folder, W_OK) == 0 else {
+            throw CommandError(.usage, "cannot write \(html): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes the HTML report of `summary` to `--html`'s file, whole or not at all.
+    private func writeReport(_ summary: Summary, top: Int, cost: Summary.Cost, console: Console) throws {
+        guard let html else { return }
+        let page = HTMLReport(summary: summary, top: top, cost: cost).html()
+        do {
+            try Data(page.utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+        } catch {
+            throw CommandError(.usage, "cannot write \(html): \(error.localizedDescription)")
+        }
+        console.note("wrote the HTML report to \(html)")
     }
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
@@ -89,13 +139,17 @@ struct SummarizeCommand: ToolCommand {
         let summary = Locked(Summary())
         if dryRun {
             // The addresses to look up, every one of them; records cost nothing and are only read.
-            var addresses = SummaryInput(inputs: inputs, summary: summary, keyProblem: nil)
+            var addresses = SummaryInput(
+                inputs: inputs, summary: summary, keyProblem: nil, lookupsStopped: Locked(false))
             addresses.dedupes = false
             let estimate = try await DryRun.count(addresses, cache: cache, fields: fields)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
-        let input = SummaryInput(inputs: inputs, summary: summary, keyProblem: keyProblem)
+        try checkReportTarget()
+        let lookupsStopped = Locked(false)
+        let input = SummaryInput(
+            inputs: inputs, summary: summary, keyProblem: keyProblem, lookupsStopped: lookupsStopped)
         defer { CacheReport.problem(of: cache, to: console) }
         let cost = Locked(Summary.Cost())
         var options = LookupStreamOptions(onEvent: { event in
@@ -110,9 +164,25 @@ struct SummarizeCommand: ToolCommand {
         options.sendsNonPublicAddresses = false
         let stream = client.lookupStream(input, fields: fields, options: options)
         var failures = LookupFailures()
+        var quotaStop: IPDataError?
         for try await result in stream {
             if let error = result.error {
-                if error.stopsTheRun { throw error }
+                if error.stopsTheRun {
+                    // A refused key leaves nothing to summarize; an exhausted quota (403) leaves
+                    // the answers so far: the input is read on, its addresses not looked up.
+                    guard error.exitStatus == .quotaExhausted else { throw error }
+                    if quotaStop == nil {
+                        quotaStop = error
+                        lookupsStopped.withLock { $0 = true }
+                        console.error(error.commandLineMessage)
+                        summary.withLock {
+                            $0.partialReason =
+                                "the API refused further lookups (\(console.oneLine(error.commandLineMessage)))"
+                        }
+                    }
+                    summary.withLock { $0.add(lookedUp: result.ip, response: nil, refused: true) }
+                    continue
+                }
                 // An address the API rejects (a private one) is part of the summary, not a failure.
                 if error.exitStatus != .lookupFailed { failures.record(error) }
             }
@@ -131,9 +201,18 @@ struct SummarizeCommand: ToolCommand {
                     + "with an ip column (for the addresses in a log, ipdata grep -o FILE | ipdata summarize)")
         }
         console.printOutput(text)
+        try writeReport(summary.withLock { $0 }, top: top, cost: spent, console: console)
         if spent.cached > 0 { console.note(CacheReport.notice(spent.cached)) }
+        let notLookedUp = summary.withLock { $0.notLookedUp }
+        if quotaStop == nil, notLookedUp > 0 {
+            console.note(
+                "\(notLookedUp) record\(notLookedUp == 1 ? "" : "s") without an answer \(notLookedUp == 1 ? "was" : "were")"
+                    + " not looked up again: no API key (ipdata init, IPDATA_API_KEY or --api-key)")
+        }
         failures.report(to: console, what: "the summary counts them as without an answer")
-        // A dead server or a server error is not summarised away: its exit status says so.
+        // A dead server or a server error is not summarised away: its exit status says so; a
+        // partial summary exits as an exhausted quota does.
+        if let quotaStop { return failures.status.combined(with: quotaStop.exitStatus) }
         return failures.status
     }
 }
@@ -147,6 +226,9 @@ struct SummaryInput: AsyncSequence, Sendable {
     let summary: Locked<Summary>
     /// Why addresses cannot be looked up (no key), thrown at the first one.
     let keyProblem: (any Error)?
+    /// Set when the API refused further lookups (an exhausted quota): the input is read on, and
+    /// each address that would have been looked up is counted as not looked up.
+    let lookupsStopped: Locked<Bool>
     /// Whether a repeated address is counted with its first answer rather than handed on again
     /// (the dry run counts every one).
     var dedupes = true
@@ -246,30 +328,73 @@ struct SummaryInput: AsyncSequence, Sendable {
                     let ip =
                         layout.address < fields.count
                         ? fields[layout.address].trimmingCharacters(in: .whitespacesAndNewlines) : ""
-                    guard !layout.isRecords else {
+                    if layout.isRecords {
                         let digest = layout.digest(fields)
+                        if digest == nil, let again = lookUpAgain(ip) { return again }
+                        if digest == nil, isPublic(ip) { continue }
                         input.summary.withLock { $0.add(address: ip, digest: digest) }
                         continue
                     }
                     address = ip
                 } else if trimmed.hasPrefix("{") {
-                    addRecord(trimmed)
+                    guard let unanswered = addRecord(trimmed) else { continue }
+                    if let again = lookUpAgain(unanswered) { return again }
                     continue
                 } else {
                     address = trimmed
                 }
-                if let keyProblem = input.keyProblem { throw keyProblem }
-                if input.dedupes, !input.summary.withLock({ $0.shouldLookUp(address) }) { continue }
-                return address
+                if let keyProblem = input.keyProblem {
+                    guard IPAddress(address)?.scope != .public else { throw keyProblem }
+                    // Private, reserved or no address: answered here as a lookup would be, no key needed.
+                    if input.summary.withLock({ $0.shouldLookUp(address) }) {
+                        input.summary.withLock { $0.add(lookedUp: address, response: nil) }
+                    }
+                    continue
+                }
+                if let next = handOn(address) { return next }
             }
         }
 
+        /// Whether `ip` is a public address: one whose record without an answer is looked up again.
+        private func isPublic(_ ip: String) -> Bool {
+            IPAddress(ip)?.scope == .public
+        }
+
+        /// `address`, when it goes on to be looked up: its first reading, while lookups go on.
+        /// A repeat is counted with its first reading; after the API refused further lookups, a
+        /// new public address is counted as not looked up (a private one as answered locally).
+        private func handOn(_ address: String) -> String? {
+            if input.lookupsStopped.withLock({ $0 }) {
+                let isNew = input.summary.withLock { $0.shouldLookUp(address) }
+                if isNew {
+                    let refused = isPublic(address)
+                    input.summary.withLock { $0.add(lookedUp: address, response: nil, refused: refused) }
+                }
+                return nil
+            }
+            if input.dedupes, !input.summary.withLock({ $0.shouldLookUp(address) }) { return nil }
+            return address
+        }
+
+        /// The public address of a record without an answer, to look up again; nil when it is
+        /// not public (counted as without an answer, as the API would have it), or when it cannot
+        /// be looked up (no key: counted as not looked up).
+        private func lookUpAgain(_ ip: String) -> String? {
+            guard isPublic(ip) else { return nil }
+            guard input.keyProblem == nil else {
+                input.summary.withLock { $0.addNotLookedUp(address: ip) }
+                return nil
+            }
+            return handOn(ip)
+        }
+
         /// Adds a JSON line: a record of ipdata bulk (`ip` and the answer's fields, or `error`),
-        /// or a line of ipdata enrich (its data, or `error`, under `ipdata`).
-        private func addRecord(_ line: String) {
+        /// or a line of ipdata enrich (its data, or `error`, under `ipdata`). Returns the address
+        /// of a record with an error and a public address, not added: it is to be looked up.
+        private func addRecord(_ line: String) -> String? {
             guard case .object(let object)? = try? JSONParser.parse(Data(line.utf8)) else {
                 input.summary.withLock { $0.addUnreadable() }
-                return
+                return nil
             }
             var ip = ""
             if case .string(let text)? = object["ip"] { ip = text }
@@ -280,7 +405,7 @@ struct SummaryInput: AsyncSequence, Sendable {
                 data = object
             } else {
                 input.summary.withLock { $0.addUnreadable() }
-                return
+                return nil
             }
             let failed: Bool
             switch data["error"] {
@@ -288,8 +413,10 @@ struct SummaryInput: AsyncSequence, Sendable {
             default: failed = true
             }
             // A flat key (`"asn.name"`, as enrich writes them) or a nested one (bulk's).
+            if failed, isPublic(ip) { return ip }
             let digest = failed ? nil : Summary.Digest(record: { data[$0] ?? data.value(at: $0) })
             input.summary.withLock { $0.add(address: ip, digest: digest) }
+            return nil
         }
 
         /// The fields of the CSV record that starts with `line`, over as many lines as its quoted

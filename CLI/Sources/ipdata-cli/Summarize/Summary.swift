@@ -10,13 +10,15 @@ import IPData
 struct Summary {
     /// Records read: addresses, answered or not.
     private(set) var total = 0
-    /// Distinct addresses, in canonical form.
-    private var addresses: Set<String> = []
+    /// Distinct addresses, in canonical form, with how often each was read and its answer.
+    private var addresses: [String: AddressTally] = [:]
     private(set) var publicAddresses = 0
     private(set) var privateAddresses = 0
     /// Records without an answer: refused by the API, failed, or not addresses.
     private(set) var failed = 0
     private(set) var countries: [String: Int] = [:]
+    /// The records of each country, by its ISO 3166-1 alpha-2 code (the map's shading).
+    private(set) var countryCodes: [String: Int] = [:]
     private(set) var networks: [String: Int] = [:]
     private(set) var companyTypes: [String: Int] = [:]
     private(set) var threats: [String: Int] = [:]
@@ -31,13 +33,36 @@ struct Summary {
     private(set) var invalid = 0
     /// Lines that were neither an address nor a record (a log line, a JSON object without `ip`).
     private(set) var unreadable = 0
+    /// Why the summary is partial (the API refused further lookups), nil when it is whole.
+    var partialReason: String?
+    /// Records without an answer that were not looked up: after the API refused further lookups,
+    /// or for want of a key.
+    private(set) var notLookedUp = 0
+
+    /// How often one distinct address was read, and what its first answer said.
+    struct AddressTally {
+        var count = 0
+        var digest: Digest?
+    }
+
+    /// One row of the top addresses: the address, how often it was read, and its answer's digest
+    /// (nil when it has none).
+    struct TopAddress {
+        let address: String
+        let count: Int
+        let digest: Digest?
+    }
 
     private enum Lookup {
         case waiting(repeats: Int)
         case answered(Digest?)
+        /// Not looked up: the API refused further lookups.
+        case refused
     }
 
     var unique: Int { addresses.count }
+    /// Whether the summary leaves out answers that the API refused to give.
+    var isPartial: Bool { partialReason != nil }
     /// The distinct addresses (and entries that are none) the input asked to look up.
     var distinctLookups: Int { lookups.count }
 
@@ -49,6 +74,8 @@ struct Summary {
     /// What the summary counts of one answer.
     struct Digest {
         var country: String?
+        /// The ISO 3166-1 alpha-2 code, upper-cased, when the answer has one.
+        var countryCode: String?
         var network: String?
         var companyType: String?
         var threats: [String] = []
@@ -56,6 +83,7 @@ struct Summary {
 
         init(response: IPResponse) {
             country = Self.country(name: response.countryName, code: response.countryCode)
+            countryCode = Self.code(response.countryCode)
             if let asn = response.asn, asn.asn != nil || asn.name != nil {
                 network = [asn.asn, asn.name].compactMap { $0 }.joined(separator: " ")
             }
@@ -82,6 +110,7 @@ struct Summary {
                 }
             }
             country = Self.country(name: text("country_name"), code: text("country_code"))
+            countryCode = Self.code(text("country_code"))
             let network = [text("asn.asn"), text("asn.name")].compactMap { $0 }
             if !network.isEmpty { self.network = network.joined(separator: " ") }
             companyType = text("asn.type") ?? text("company.type")
@@ -107,6 +136,12 @@ struct Summary {
 
         private static let threatNamesInOrder = Summary.threatNames
 
+        /// `code` upper-cased when it is two letters, the shape of an alpha-2 code.
+        private static func code(_ code: String?) -> String? {
+            guard let code, code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            return code.uppercased()
+        }
+
         /// `United States (US)`; the name or the code alone when the answer has only one.
         private static func country(name: String?, code: String?) -> String? {
             guard let name else { return code }
@@ -131,13 +166,16 @@ struct Summary {
             lookups[key] = .waiting(repeats: repeats + 1)
         case .answered(let digest)?:
             add(address: address, digest: digest)
+        case .refused?:
+            addNotLookedUp(address: address)
         }
         return false
     }
 
     /// Adds the result of the lookup of `address`, and of the repeats of it read so far; `response`
-    /// is nil when there is no answer (a failure, or the API's refusal).
-    mutating func add(lookedUp address: String, response: IPResponse?) {
+    /// is nil when there is no answer (a failure, or the API's refusal). `refused`: the API
+    /// refused further lookups, so the records are also counted as not looked up.
+    mutating func add(lookedUp address: String, response: IPResponse?, refused: Bool = false) {
         let key = Self.key(address)
         if let parsed = IPAddress(address) {
             if parsed.scope != .public { answeredLocally += 1 }
@@ -147,8 +185,16 @@ struct Summary {
         let digest = response.flatMap { $0.message == nil ? Digest(response: $0) : nil }
         var count = 1
         if case .waiting(let repeats)? = lookups[key] { count += repeats }
-        lookups[key] = .answered(digest)
+        lookups[key] = refused ? .refused : .answered(digest)
+        if refused { notLookedUp += count }
         for _ in 0..<count { add(address: address, digest: digest) }
+    }
+
+    /// Adds a record without an answer that is not looked up (the API refused further lookups, or
+    /// there is no key): counted as without an answer, and as not looked up.
+    mutating func addNotLookedUp(address: String) {
+        notLookedUp += 1
+        add(address: address, digest: nil)
     }
 
     /// Adds a line that is neither an address nor a record: counted as without an answer.
@@ -167,7 +213,9 @@ struct Summary {
         total += 1
         let parsed = IPAddress(address.trimmingCharacters(in: .whitespaces))
         if let parsed {
-            addresses.insert(parsed.description)
+            let key = parsed.description
+            addresses[key, default: AddressTally()].count += 1
+            if digest != nil, addresses[key]?.digest == nil { addresses[key]?.digest = digest }
             if parsed.scope == .public { publicAddresses += 1 } else { privateAddresses += 1 }
         }
         guard let digest else {
@@ -175,6 +223,7 @@ struct Summary {
             return
         }
         if let country = digest.country { countries[country, default: 0] += 1 }
+        if let code = digest.countryCode { countryCodes[code, default: 0] += 1 }
         if let network = digest.network { networks[network, default: 0] += 1 }
         if let type = digest.companyType { companyTypes[type, default: 0] += 1 }
         for name in digest.threats { threats[name, default: 0] += 1 }
@@ -187,6 +236,35 @@ struct Summary {
             .map { (value: $0.key, count: $0.value) }
     }
 
+    /// The `count` addresses read most often, most first (ties in address order).
+    func topAddresses(_ count: Int) -> [TopAddress] {
+        addresses.sorted { left, right in
+            guard left.value.count == right.value.count else { return left.value.count > right.value.count }
+            return Self.precedes(left.key, right.key)
+        }
+        .prefix(count).map { TopAddress(address: $0.key, count: $0.value.count, digest: $0.value.digest) }
+    }
+
+    /// Whether `left` comes before `right`: IPv4 before IPv6, each in numeric order.
+    private static func precedes(_ left: String, _ right: String) -> Bool {
+        guard let a = IPAddress(left), let b = IPAddress(right) else { return left < right }
+        switch (a.ipv4Bits, b.ipv4Bits, a.ipv6Bits, b.ipv6Bits) {
+        case (let x?, let y?, _, _): return x < y
+        case (_?, nil, _, _): return true
+        case (nil, _?, _, _): return false
+        case (_, _, let x?, let y?): return x.high != y.high ? x.high < y.high : x.low < y.low
+        default: return left < right
+        }
+    }
+
+    /// The first line of a partial summary: what is missing and why.
+    var partialLine: String? {
+        partialReason.map { reason in
+            "partial summary: \(reason); \(notLookedUp) record\(notLookedUp == 1 ? " was" : "s were") not looked "
+                + "up and \(notLookedUp == 1 ? "is" : "are") counted as without an answer"
+        }
+    }
+
     /// What the lookups cost: of the distinct addresses looked up, how many the cache answered,
     /// how many were answered locally, how many were invalid, and how many were sent in how many
     /// requests (as the stream's events counted them).
@@ -197,22 +275,35 @@ struct Summary {
         var singleLookups = false
     }
 
-    /// The summary as JSON: totals, the lookups, then each list's top `count`.
+    /// The summary as JSON: totals, the lookups, then each list's top `count`; `partial` and
+    /// `not_looked_up` when the API refused further lookups.
     func json(top count: Int, cost: Cost = Cost()) -> String {
         func list(_ counts: [String: Int]) -> [[String: Any]] {
             Self.top(counts, count).map { ["value": $0.value, "count": $0.count] }
         }
-        let object: [String: Any] = [
+        let top = topAddresses(count).map { row -> [String: Any] in
+            var entry: [String: Any] = ["ip": row.address, "count": row.count, "answered": row.digest != nil]
+            if let digest = row.digest {
+                entry["threats"] = digest.threats
+                if let country = digest.country { entry["country"] = country }
+                if let code = digest.countryCode { entry["country_code"] = code }
+                if let network = digest.network { entry["network"] = network }
+                if let type = digest.companyType { entry["company_type"] = type }
+            }
+            return entry
+        }
+        var object: [String: Any] = [
             "total": total, "unique": unique, "public": publicAddresses, "private": privateAddresses,
             "failed": failed, "countries": list(countries), "networks": list(networks),
             "company_types": list(companyTypes),
             "threats": Dictionary(uniqueKeysWithValues: Self.threatNames.map { ($0, threats[$0] ?? 0) }),
-            "blocklists": list(blocklists),
+            "blocklists": list(blocklists), "top_addresses": top, "not_looked_up": notLookedUp,
             "lookups": [
                 "distinct": distinctLookups, "cached": cost.cached, "answered_locally": answeredLocally,
                 "invalid": invalid, "sent": cost.sent, "requests": cost.requests,
             ],
         ]
+        if let partialReason { object["partial"] = partialReason }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
@@ -232,9 +323,30 @@ struct Summary {
         return "lookups    of \(distinct): " + parts.joined(separator: ", ")
     }
 
+    /// The top addresses as aligned text: count, address, country code, network, threat flags.
+    private func addressSection(_ rows: [TopAddress]) -> [String] {
+        guard !rows.isEmpty else { return [] }
+        let cells = rows.map { row -> [String] in
+            guard let digest = row.digest else { return [String(row.count), row.address, "-", "(no answer)", ""] }
+            return [
+                String(row.count), row.address, digest.countryCode ?? "-",
+                TerminalText.escaped(digest.network ?? "-"), digest.threats.joined(separator: ","),
+            ]
+        }
+        let widths = (0..<5).map { column in cells.map { $0[column].count }.max() ?? 0 }
+        return ["", "top addresses"]
+            + cells.map { cell in
+                let count = String(repeating: " ", count: widths[0] - cell[0].count) + cell[0]
+                let padded = (1..<4).map { cell[$0] + String(repeating: " ", count: widths[$0] - cell[$0].count) }
+                let line = (["  " + count] + padded + [cell[4]]).joined(separator: "  ")
+                return String(line.reversed().drop { $0 == " " }.reversed())
+            }
+    }
+
     /// The summary as aligned text: totals, the lookups, then each list's top `count`.
     func table(top count: Int, cost: Cost = Cost()) -> String {
-        var lines = [
+        var lines = partialLine.map { [$0] } ?? []
+        lines += [
             "addresses  \(total) total, \(unique) unique, \(publicAddresses) public, \(privateAddresses) private"
                 + (failed > 0 ? ", \(failed) without an answer" : "")
         ]
@@ -256,6 +368,7 @@ struct Summary {
         section("company types", Self.top(companyTypes, count))
         section("threats", Self.threatNames.map { (value: $0, count: threats[$0] ?? 0) })
         section("top blocklists", Self.top(blocklists, count))
+        lines += addressSection(topAddresses(count))
         return lines.joined(separator: "\n") + "\n"
     }
 }
