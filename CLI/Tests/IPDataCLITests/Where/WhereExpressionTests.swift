@@ -145,6 +145,50 @@ final class WhereExpressionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(decisive, table.count - 4, "expressions true or false of every answer")
     }
 
+    /// Random addresses and networks, IPv4 and IPv6, with host bits set at times and IPv4-mapped
+    /// addresses (which `ipdata` reads as IPv4): `ip in NET`, `ip == ADDRESS` and `ip in [A, B]`
+    /// written unquoted, decided by Python's `ipaddress`.
+    func testNetworkMembershipIsPythonsOnARandomTable() throws {
+        let script = #"""
+            import ipaddress, random, sys
+            rng = random.Random(int(sys.argv[1]))
+            rows = []
+            for _ in range(3000):
+                v6 = rng.random() < 0.5
+                width = 128 if v6 else 32
+                base = rng.randrange(1 << width)
+                prefix = rng.randint(0, width)
+                network = ipaddress.ip_network((base, prefix), strict=False)
+                near = int(network.network_address) + rng.randrange(min(network.num_addresses * 2, 1 << width))
+                address = ipaddress.ip_address(min(near, (1 << width) - 1) if v6 else min(near, (1 << 32) - 1))
+                written_network = '%s/%d' % (ipaddress.ip_address(base) if rng.random() < 0.5 else network.network_address, prefix)
+                written = str(address)
+                if not v6 and rng.random() < 0.2: written = '::ffff:' + written
+                if v6 and rng.random() < 0.2: written = address.exploded
+                other = ipaddress.ip_network((rng.randrange(1 << width), rng.randint(width // 2, width)), strict=False)
+                rows.append('%s %s %s %d %d' % (written, written_network, other, address in network,
+                    address in network or address in other))
+            print('\n'.join(rows))
+            """#
+        let rows = String(decoding: try ToolRun.output("python3", ["-c", script, "26"]), as: UTF8.self)
+            .split(separator: "\n")
+        XCTAssertEqual(rows.count, 3_000)
+        var inside = 0
+        for row in rows {
+            let fields = row.split(separator: " ").map(String.init)
+            let answer: (String) -> JSONValue? = { $0 == "ip" ? .string(fields[0]) : nil }
+            let one = try WhereParser.parse("ip in \(fields[1])")
+            let either = try WhereParser.parse("ip in [\(fields[1]), \(fields[2])]")
+            let equal = try WhereParser.parse("ip == \(fields[1])")
+            XCTAssertEqual(one.holds(answer), fields[3] == "1", String(row))
+            XCTAssertEqual(equal.holds(answer), fields[3] == "1", String(row))
+            XCTAssertEqual(either.holds(answer), fields[4] == "1", String(row))
+            if fields[3] == "1" { inside += 1 }
+        }
+        XCTAssertGreaterThan(inside, 500)
+        XCTAssertLessThan(inside, 2_500)
+    }
+
     func testPathsAreThoseReadEachOnceInOrder() throws {
         let expression = try WhereParser.parse(
             "threat.is_tor or threat.scores.threat_score >= 80 and ip in [1.2.3.0/24] or threat.is_tor")
