@@ -118,8 +118,8 @@ struct BulkCommand: ToolCommand {
     @Option(
         name: .customLong("set-name"),
         help: ArgumentHelp(
-            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)); the IPv6 set is "
-                + "NAME6",
+            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)): letters, digits, _ "
+                + "and -, at most 30; the IPv6 set is NAME6. nft takes none of its own words (set, type, and)",
             valueName: "NAME"))
     var setName: String?
 
