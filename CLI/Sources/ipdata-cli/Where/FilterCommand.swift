@@ -129,9 +129,14 @@ struct FilterCommand: ToolCommand {
                     }
                 } catch let error as CommandError where error.status == .usage {
                     // An input that cannot be read to its end (a line over 1 MiB): what was
-                    // answered before goes out, and the other inputs are still read.
+                    // answered before goes out, the lines whose lookups the stream took with it
+                    // are dropped (they would hold back the next input's), and the other inputs
+                    // are still read.
                     open = write(queue.withLock { $0.takeReady() })
-                    console.error(error.message)
+                    queue.withLock { $0 = EnrichQueue() }
+                    // RecordReader names enrich, whose reader this is.
+                    console.error(
+                        error.message.replacingOccurrences(of: "the most enrich reads", with: "the most filter reads"))
                     someInputUnread = true
                     guard open else { break inputs }
                     continue inputs

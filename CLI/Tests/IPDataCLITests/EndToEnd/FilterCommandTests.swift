@@ -153,6 +153,19 @@ final class FilterCommandTests: CommandLineTestCase {
         XCTAssertEqual(run.stderrLines, ["ipdata: cannot read /nonexistent/x.log"])
     }
 
+    func testALineTooLongEndsItsInputButNotTheOthers() throws {
+        let long = try makeFile(
+            "tor 185.220.101.1\n" + String(repeating: "x", count: 1_100_000) + "\ntor 185.220.101.1 again\n",
+            named: "long.log")
+        let other = try makeFile("b 185.220.101.1\nc 8.8.8.8\n", named: "b.log")
+        let run = try ipdata(["filter", "-q", "--where", "threat.is_tor", long.path, other.path] + base)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stdout.hasSuffix("b 185.220.101.1\n"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("again"))
+        XCTAssertEqual(
+            run.stderrLines, ["ipdata: line 2 of \(long.path) is longer than 1 MiB, the most filter reads"])
+    }
+
     /// An API that cannot be reached: nothing is known, so nothing is printed, with or without
     /// -v, and one line counts the lines left out.
     func testLinesWhoseLookupFailedArePrintedByNeitherAndCounted() throws {
