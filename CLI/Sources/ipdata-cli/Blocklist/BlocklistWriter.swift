@@ -25,8 +25,17 @@ final class BlocklistWriter: RecordWriter {
         intervals.append(AddressInterval(network: unmapped, prefixLength: unmapped.bitWidth))
     }
 
+    /// What the blocklist printed holds, once it is printed: `120 addresses in 14 CIDRs`.
+    private(set) var tally: String?
+
     func finish() throws {
-        try sink.write(format.text(of: AddressInterval.merged(intervals), setName: setName))
+        let merged = AddressInterval.merged(intervals)
+        let text = format.text(of: merged, setName: setName)
+        try sink.write(text)
+        let cidrs = merged.reduce(0) { $0 + $1.networks.count }
+        // Each interval is of whole addresses kept: its length counts them, repeats once.
+        let addresses = merged.reduce(0) { $0 + Int(truncatingIfNeeded: $1.last.minus($1.first).low) + 1 }
+        tally = "\(addresses) address\(addresses == 1 ? "" : "es") in \(cidrs) CIDR\(cidrs == 1 ? "" : "s")"
         intervals = []
         try sink.flush()
     }

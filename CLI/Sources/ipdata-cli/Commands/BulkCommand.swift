@@ -323,6 +323,7 @@ struct BulkCommand: ToolCommand {
         lookup.printsSummary = true
         if case .name = column { lookup.inputsHaveHeaders = true }
         defer { CacheReport.problem(of: cache, to: console) }
+        defer { [filtered?.tally, (writer as? BlocklistWriter)?.tally].compactMap { $0 }.forEach(console.note) }
         do {
             guard let cache else {
                 return try await lookup.run(client.lookupStream(addresses, fields: fields, options: options))

@@ -13,6 +13,10 @@ final class WhereRecordWriter: RecordWriter {
     /// Whether the answers carry top-level fields that the selection leaves out, for the expression.
     private let answersHoldMore: Bool
 
+    /// The answers read, and those that matched.
+    private(set) var answers = 0
+    private(set) var matched = 0
+
     init(_ inner: RecordWriter, expression: WhereExpression, selection: FieldSelection?) {
         self.inner = inner
         self.expression = expression
@@ -27,7 +31,10 @@ final class WhereRecordWriter: RecordWriter {
     var printsJSON: Bool { true }
 
     func write(_ record: Record) throws {
-        guard record[Columns.error] == nil, expression.holds({ record.value(at: $0) }) else { return }
+        guard record[Columns.error] == nil else { return }
+        answers += 1
+        guard expression.holds({ record.value(at: $0) }) else { return }
+        matched += 1
         try inner.write(record)
     }
 
@@ -35,7 +42,10 @@ final class WhereRecordWriter: RecordWriter {
         guard case .object(let answer) = try JSONParser.parse(json) else {
             throw CommandError(.lookupFailed, "an answer was not a JSON object")
         }
-        guard answer[Columns.error] == nil, expression.holds({ answer.value(at: $0) }) else { return }
+        guard answer[Columns.error] == nil else { return }
+        answers += 1
+        guard expression.holds({ answer.value(at: $0) }) else { return }
+        matched += 1
         var selected = selection?.filter(answer) ?? answer
         if selected["ip"] == nil { selected["ip"] = answer["ip"] }
         if inner.printsJSON, !answersHoldMore {
@@ -47,5 +57,10 @@ final class WhereRecordWriter: RecordWriter {
 
     func finish() throws {
         try inner.finish()
+    }
+
+    /// What the summary of the run adds: `12 of 3000 answers matched --where`.
+    var tally: String {
+        "\(matched) of \(answers) answer\(answers == 1 ? "" : "s") matched --where"
     }
 }

@@ -63,9 +63,10 @@ final class BlocklistTests: CommandLineTestCase {
 
     func testWithoutWhereEveryAnsweredAddressIsListed() throws {
         let input = try makeFile("8.8.8.8\n8.8.8.9\n8.8.8.10\n8.8.8.11\n2001:4860::1\n10.0.0.1\n", named: "ips.txt")
-        let run = try ipdata(["bulk", "-q", "--blocklist", "cidr", input.path] + base)
+        let run = try ipdata(["bulk", "--no-progress", "--blocklist", "cidr", input.path] + base)
         XCTAssertEqual(run.stdoutLines, ["8.8.8.8/30", "2001:4860::1/128"])
         XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderrLines.last, "ipdata: 5 addresses in 2 CIDRs")
     }
 
     func testWhereAloneFiltersTheRecordsPrintedAndKeepsTheFieldsAsked() throws {
@@ -74,6 +75,8 @@ final class BlocklistTests: CommandLineTestCase {
             ["bulk", "-q", "--where", "threat.is_tor or ip in 45.0.0.0/8", "-f", "ip,country_code", input.path] + base)
         XCTAssertEqual(run.status, 0, run.stderr)
         let records = try objects(run)
+        let tally = try ipdata(["bulk", "--no-progress", "--where", "threat.is_tor", input.path] + base)
+        XCTAssertEqual(tally.stderrLines.last, "ipdata: 1 of 4 answers matched --where")
         XCTAssertEqual(records.map { $0["ip"] }, [.string("185.220.101.1"), .string("45.1.2.3")])
         XCTAssertEqual(records.map { Set($0.keys) }, [["ip", "country_code"], ["ip", "country_code"]])
         let csv = try ipdata(
