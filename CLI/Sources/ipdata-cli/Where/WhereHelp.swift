@@ -6,7 +6,7 @@ enum WhereHelp {
         paths, as -f names them:
 
           threat.is_tor, asn.type   a field's value; missing: null
-          80, 1.5, 'CN', "CN"       numbers, and text in single or double quotes
+          80, 1.5, 'CN', "CN"       numbers, and text in single or double quotes (no escapes)
           true, false, null         the JSON values
           == != < <= > >=           comparisons
           x in ['CN', 'RU']         one of a list; not in: none of it
