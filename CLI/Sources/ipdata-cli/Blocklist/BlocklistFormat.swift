@@ -17,11 +17,12 @@ enum BlocklistFormat: String, CaseIterable {
     /// The set name when `--set-name` gives none.
     static let defaultSetName = "ipdata_blocklist"
 
-    /// Whether `name` can name an ipset set and an nftables set: letters, digits, `_` and `-`,
-    /// starting with a letter, at most 30 characters (ipset allows 31, and NAME6 adds one).
+    /// Whether `name` can name an ipset set and an nftables set: letters, digits and `_`,
+    /// starting with a letter (nft's identifiers, unquoted: `nft` 1.0 takes no quoted set name),
+    /// at most 30 characters (ipset allows 31, and NAME6 adds one).
     static func isSetName(_ name: String) -> Bool {
         guard let first = name.first, first.isASCII, first.isLetter, name.count <= 30 else { return false }
-        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// The text of the blocklist of `intervals` (merged: see `AddressInterval.merged`), each line

@@ -29,15 +29,6 @@ struct BulkCommand: ToolCommand {
               ipdata bulk --column ip --format csv --fields ip,country_code,asn.name hosts.csv
               zcat ips.txt.gz | ipdata bulk --format csv -f ip,country_code,threat.is_threat > out.csv
 
-            Output is JSON lines unless --format says otherwise. Every input line other than blank
-            lines and comments gets a record, in input order. Standard error shows a progress bar
-            when it is a terminal, and a summary at the end. With --output, the file is replaced
-            only when the run completes; a run that stops (a refused key, an exhausted quota,
-            Ctrl-C), or in which no lookup reached the API, leaves it as it was and says where the
-            partial output is, and the command that goes on from it (--resume). A device or FIFO
-            (/dev/null) is written in place. An interrupted json array is closed, so it still
-            parses. `ipdata help` lists the sample addresses of --sandbox.
-
             With --where EXPR, only the records whose answer matches the expression are printed
             (ipdata help filter lists what it may say); a failed record never matches, and the
             summary still counts it. --blocklist prints no records but the matching addresses (all
@@ -46,7 +37,16 @@ struct BulkCommand: ToolCommand {
             NAME and NAME6 (--set-name, default ipdata_blocklist); nft, the sets NAME and NAME6 of
             table inet filter, with flags interval, for nft -f.
 
-              ipdata bulk --where 'threat.scores.threat_score >= 80' --blocklist ipset ips.txt > bad.ipset
+              ipdata bulk --where 'threat.is_tor' --blocklist ipset ips.txt > tor.ipset
+
+            Output is JSON lines unless --format says otherwise. Every input line other than blank
+            lines and comments gets a record, in input order. Standard error shows a progress bar
+            when it is a terminal, and a summary at the end. With --output, the file is replaced
+            only when the run completes; a run that stops (a refused key, an exhausted quota,
+            Ctrl-C), or in which no lookup reached the API, leaves it as it was and says where the
+            partial output is, and the command that goes on from it (--resume). A device or FIFO
+            (/dev/null) is written in place. An interrupted json array is closed, so it still
+            parses. `ipdata help` lists the sample addresses of --sandbox.
             \(ExitStatus.helpText)
             """))
 
@@ -118,8 +118,8 @@ struct BulkCommand: ToolCommand {
     @Option(
         name: .customLong("set-name"),
         help: ArgumentHelp(
-            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)): letters, digits, _ "
-                + "and -, at most 30; the IPv6 set is NAME6. nft takes none of its own words (set, type, and)",
+            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)): letters, digits and "
+                + "_, at most 30; the IPv6 set is NAME6. nft takes none of its own words (set, type, and)",
             valueName: "NAME"))
     var setName: String?
 
@@ -191,7 +191,7 @@ struct BulkCommand: ToolCommand {
             }
             guard BlocklistFormat.isSetName(setName) else {
                 throw UsageError(
-                    "--set-name must start with a letter and hold letters, digits, _ and - (at most 30)")
+                    "--set-name must start with a letter and hold letters, digits and _ (at most 30)")
             }
             settings.setName = setName
         }

@@ -126,6 +126,7 @@ final class BlocklistTests: CommandLineTestCase {
             (["--blocklist", "pf"], "--blocklist must be cidr, ipset, nft"),
             (["--blocklist", "cidr", "--set-name", "x"], "--set-name names the set of --blocklist ipset or nft"),
             (["--blocklist", "nft", "--set-name", "1bad"], "--set-name must start with a letter"),
+            (["--blocklist", "ipset", "--set-name", "my-bad"], "--set-name must start with a letter"),
             (["--blocklist", "cidr", "--format", "csv"], "--blocklist prints addresses, not records"),
             (["--where", "thret.is_tor"], "--where: unknown field thret at column 1: did you mean threat?"),
             (["--where", "threat.is_tor", "--resume", "--output", "x.jsonl"], "--resume continues every record"),
