@@ -53,10 +53,12 @@ struct WhereLexer {
                 index = close + 1
                 continue
             }
-            if let length = networkLength(in: characters, at: index) {
-                let written = String(characters[index..<index + length])
+            if let written = addressLike(in: characters, at: index) {
+                guard AddressInterval(addressOrNetwork: written) != nil else {
+                    throw WhereError("\(written) is no address or network", column: column)
+                }
                 tokens.append(Token(kind: .network(written), column: column, text: written))
-                index += length
+                index += written.count
                 continue
             }
             if character.isNumber
@@ -129,10 +131,11 @@ struct WhereLexer {
         character.isASCII && (character.isLetter || character.isNumber || character == "_")
     }
 
-    /// The length of the address or network written at `index` (`10.0.0.0/8`, `fc00::/7`,
-    /// `1.2.3.4`), or nil when none starts there: the longest run of hex digits, dots, colons and
-    /// a `/` with its digits that `AddressInterval` reads, and that is no number (`80`, `1.5`).
-    private static func networkLength(in characters: [Character], at index: Int) -> Int? {
+    /// The address or network written at `index` (`10.0.0.0/8`, `fc00::/7`, `1.2.3.4`), or nil
+    /// when none starts there: the longest run of hex digits, dots, colons and `/` that holds a
+    /// colon or three dots (a path such as `abc.def`, a number such as `1.5`, holds neither), and
+    /// that no letter of a name follows.
+    private static func addressLike(in characters: [Character], at index: Int) -> String? {
         var end = index
         while end < characters.count,
             characters[end].isHexDigit || characters[end] == "." || characters[end] == ":"
@@ -140,10 +143,9 @@ struct WhereLexer {
         {
             end += 1
         }
-        // A name such as `abc.def` or `face` is a path: an address has a colon or three dots.
         let run = characters[index..<end]
         guard run.contains(":") || run.filter({ $0 == "." }).count == 3 else { return nil }
         guard end == characters.count || !isNameCharacter(characters[end]) else { return nil }
-        return AddressInterval(addressOrNetwork: String(run)) == nil ? nil : run.count
+        return String(run)
     }
 }

@@ -232,6 +232,8 @@ final class WhereExpressionTests: XCTestCase {
             ("ip in [1.2.3.4 2.3.4.5]", "--where: expected ',' or ']' in the list, not '2.3.4.5' at column 16"),
             ("threat.scores.threat_score > 1.2.3", "--where: 1.2.3 is no number at column 30"),
             ("()", "--where: expected a value, not ')' at column 2"),
+            ("ip in 10.0.0.0/33", "--where: 10.0.0.0/33 is no address or network at column 7"),
+            ("ip in [fc00::/7, 2001:db8:::1]", "--where: 2001:db8:::1 is no address or network at column 18"),
             ("threat.is_tor)", "--where: expected and, or or the end, not ')' at column 14"),
         ]
         for (text, message) in cases {
