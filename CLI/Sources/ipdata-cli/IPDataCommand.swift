@@ -70,6 +70,7 @@ struct IPDataCommand: ParsableCommand {
         version: "ipdata \(IPDataClient.sdkVersion)",
         subcommands: [
             LookupCommand.self, BulkCommand.self, GrepCommand.self, EnrichCommand.self, SummarizeCommand.self,
+            FilterCommand.self,
             CIDRCommand.self, CacheCommand.self, InitCommand.self, HelpCommand.self, CompletionCommand.self,
             ManualCommand.self,
         ],

@@ -162,13 +162,14 @@ final class CommandOptionsTests: XCTestCase {
             BulkCommand.self,
             [
                 "column", "concurrency", "no-progress", "max-addresses", "resume", "dry-run", "fields", "format",
-                "output",
+                "output", "where", "blocklist", "set-name",
             ]
                 + sharedOptions
         ),
         (GrepCommand.self, ["only-matching", "ipv4", "ipv6", "public", "unique", "cidrs"]),
         (EnrichCommand.self, ["as", "column", "key", "fields", "dry-run", "output"] + sharedOptions),
         (SummarizeCommand.self, ["top", "format", "dry-run"] + sharedOptions),
+        (FilterCommand.self, ["where", "invert-match"] + sharedOptions),
         // Its commands' options: CIDRHelpTests.
         (CIDRCommand.self, []),
         (CacheCommand.self, []), (InitCommand.self, ["eu", "base-url"]), (HelpCommand.self, []),

@@ -29,6 +29,16 @@ struct BulkCommand: ToolCommand {
               ipdata bulk --column ip --format csv --fields ip,country_code,asn.name hosts.csv
               zcat ips.txt.gz | ipdata bulk --format csv -f ip,country_code,threat.is_threat > out.csv
 
+            With --where EXPR, only the records whose answer matches the expression are printed
+            (ipdata help filter lists what it may say); a failed record never matches, and the
+            summary still counts it. --blocklist prints no records but the matching addresses (all
+            those answered, without --where), merged into the fewest CIDRs at the end: cidr, one a
+            line; ipset, a file for ipset restore that creates, empties and fills the hash:net sets
+            NAME and NAME6 (--set-name, default ipdata_blocklist); nft, the sets NAME and NAME6 of
+            table inet filter, with flags interval, for nft -f.
+
+              ipdata bulk --where 'threat.is_tor' --blocklist ipset ips.txt > tor.ipset
+
             Output is JSON lines unless --format says otherwise. Every input line other than blank
             lines and comments gets a record, in input order. Standard error shows a progress bar
             when it is a terminal, and a summary at the end. With --output, the file is replaced
@@ -89,6 +99,30 @@ struct BulkCommand: ToolCommand {
     @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
     var output: String?
 
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "print only the records whose answer matches an expression, such as 'threat.is_tor or "
+                + "threat.scores.threat_score >= 80' (see ipdata help filter); failed records are left out",
+            valueName: "EXPR"))
+    var condition: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "print no records but the addresses answered (with --where, those that match), aggregated into the "
+                + "fewest CIDRs: \(BlocklistFormat.names)",
+            valueName: "FORMAT"),
+        completion: .list(BlocklistFormat.allCases.map(\.rawValue)))
+    var blocklist: String?
+
+    @Option(
+        name: .customLong("set-name"),
+        help: ArgumentHelp(
+            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)): letters, digits and "
+                + "_, at most 30; the IPv6 set is NAME6. nft takes none of its own words (set, type, and)",
+            valueName: "NAME"))
+    var setName: String?
+
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
@@ -103,6 +137,19 @@ struct BulkCommand: ToolCommand {
         let column: ColumnSelection
         let concurrency: Int
         let maximumRange: Int
+        /// `--where`, `--blocklist` and `--set-name`.
+        var condition: WhereExpression?
+        var blocklist: BlocklistFormat?
+        var setName = BlocklistFormat.defaultSetName
+
+        /// The fields to send as `fields=`: those `--fields` selects and those `--where` reads;
+        /// for `--blocklist`, the address and those `--where` reads. nil for every field.
+        var sentFields: [String]? {
+            let read = condition.map { WhereExpression.topLevelNames(of: $0.paths) } ?? []
+            if blocklist != nil { return WhereExpression.topLevelNames(of: ["ip"] + read) }
+            guard let selected = common.selection?.topLevelNames else { return nil }
+            return WhereExpression.topLevelNames(of: selected + read)
+        }
     }
 
     private func settings() throws -> Settings {
@@ -115,6 +162,43 @@ struct BulkCommand: ToolCommand {
             maximumRange: try CommonOptions.wholeNumber(maxAddresses, option: "max-addresses", in: 1...1_000_000)
                 ?? AddressReader.defaultMaximumRangeAddresses)
         if dryRun, resume { throw UsageError("use --dry-run or --resume, not both") }
+        return try Self.withFiltering(
+            settings, condition: condition, blocklist: blocklist, setName: setName, resume: resume)
+    }
+
+    /// `settings` with what `--where`, `--blocklist` and `--set-name` say, checked.
+    private static func withFiltering(
+        _ settings: Settings, condition: String?, blocklist: String?, setName: String?, resume: Bool
+    ) throws -> Settings {
+        var settings = settings
+        do {
+            settings.condition = try condition.map { try WhereParser.parse($0) }
+        } catch let error as WhereError {
+            throw error.usageError
+        }
+        if let blocklist {
+            guard let format = BlocklistFormat(rawValue: blocklist.lowercased()) else {
+                throw UsageError("--blocklist must be \(BlocklistFormat.names)")
+            }
+            settings.blocklist = format
+            if settings.common.format != nil || settings.common.selection != nil {
+                throw UsageError("--blocklist prints addresses, not records: leave out --format and --fields")
+            }
+        }
+        if let setName {
+            guard settings.blocklist == .ipset || settings.blocklist == .nft else {
+                throw UsageError("--set-name names the set of --blocklist ipset or nft")
+            }
+            guard BlocklistFormat.isSetName(setName) else {
+                throw UsageError(
+                    "--set-name must start with a letter and hold letters, digits and _ (at most 30)")
+            }
+            settings.setName = setName
+        }
+        // A filtered output holds no record of the addresses left out, which --resume would send again.
+        if resume, settings.condition != nil || settings.blocklist != nil {
+            throw UsageError("--resume continues every record of a run: leave out --where and --blocklist")
+        }
         return settings
     }
 
@@ -162,7 +246,7 @@ struct BulkCommand: ToolCommand {
         let csv = self.column != nil
         if dryRun {
             let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
-            let estimate = try await DryRun.count(reader, cache: cache, fields: common.selection?.topLevelNames)
+            let estimate = try await DryRun.count(reader, cache: cache, fields: settings.sentFields)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
@@ -190,10 +274,14 @@ struct BulkCommand: ToolCommand {
                 console.note(output.note)
             }
             resumed = output
+        } else if let blocklist = settings.blocklist {
+            writer = BlocklistWriter(
+                format: blocklist, setName: settings.setName, sink: try common.openOutput(inputs: inputs))
         } else {
             writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
         }
-        if [.jsonl, .csv].contains(common.format ?? .jsonl) {
+        let filtered = settings.condition.map { WhereRecordWriter(writer, expression: $0, selection: common.selection) }
+        if settings.condition == nil, settings.blocklist == nil, [.jsonl, .csv].contains(common.format ?? .jsonl) {
             OutputSink.current?.setResumeCommand(ResumedOutput.command(arguments: resumeArguments, inputs: files))
         }
 
@@ -223,11 +311,11 @@ struct BulkCommand: ToolCommand {
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
         progress.cacheHits = cache.map { cache in { cache.hits } }
-        let fields = common.selection?.topLevelNames
+        let fields = settings.sentFields
         var lookup = StreamingLookup(
             selection: common.selection,
             writer: progress.writer(
-                clearingTheBarBefore: writer,
+                clearingTheBarBefore: filtered ?? writer,
                 recordsOnStandardOutput: OutputSink.current?.writesToStandardOutput ?? true),
             progress: progress, console: console)
         lookup.ledger = ledger
@@ -235,6 +323,7 @@ struct BulkCommand: ToolCommand {
         lookup.printsSummary = true
         if case .name = column { lookup.inputsHaveHeaders = true }
         defer { CacheReport.problem(of: cache, to: console) }
+        defer { [filtered?.tally, (writer as? BlocklistWriter)?.tally].compactMap { $0 }.forEach(console.note) }
         do {
             guard let cache else {
                 return try await lookup.run(client.lookupStream(addresses, fields: fields, options: options))
