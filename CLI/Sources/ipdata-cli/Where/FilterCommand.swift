@@ -92,7 +92,7 @@ struct FilterCommand: ToolCommand {
         // The fields sent are those the expression reads (`ip` when it reads none, as every
         // answer has it).
         let paths = expression.paths.isEmpty ? ["ip"] : expression.paths
-        let enricher = Enricher(shape: .lines, fields: paths, column: nil, key: "ipdata")
+        let enricher = Enricher(shape: .lines, fields: paths)
         let topLevelNames = WhereExpression.topLevelNames(of: paths)
         let output = GrepOutput(escapesControlCharacters: Terminal.isTerminal(STDOUT_FILENO))
         var decision = FilterDecision(expression: expression, paths: paths, invert: invert)
