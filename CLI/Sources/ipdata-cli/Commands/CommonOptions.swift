@@ -196,13 +196,24 @@ struct CommonOptions {
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the
-    /// files the run reads (see `openOutput(inputs:)`).
-    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
+    /// files the run reads (see `openOutput(inputs:)`). A table of the default columns keeps
+    /// those that fit, and says on `console` which it left out when standard error is a
+    /// terminal; a table of the columns `--fields` chose says when it cut values.
+    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = [], console: Console? = nil) throws
+        -> RecordWriter
+    {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
         let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        let showsNotices = Terminal.isTerminal(2)
         return makeRecordWriter(
             format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),
-            forTerminal: Terminal.showsOutput(at: outputPath))
+            forTerminal: Terminal.showsOutput(at: outputPath),
+            tablePriority: selection == nil ? Columns.tablePriority(kind: kind) : nil,
+            tableNotices: { notice in
+                guard let console else { return }
+                if case .leftOut = notice, !showsNotices { return }
+                console.note(notice.message)
+            })
     }
 
     /// The output: standard output, or for `--output` a temporary file that replaces the file

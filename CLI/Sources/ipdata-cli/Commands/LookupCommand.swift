@@ -194,7 +194,7 @@ struct LookupCommand: ToolCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
-        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
+        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"], console: console)
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
         if case .addresses(let ips) = target {
@@ -265,7 +265,7 @@ struct LookupCommand: ToolCommand {
             console.error(error.commandLineMessage)
             return error.exitStatus
         }
-        let writer = try common.makeWriter(kind: .address, shape: .single)
+        let writer = try common.makeWriter(kind: .address, shape: .single, console: console)
         let selection = common.selection
         if let json = answer.json {
             try writer.write(json: json, orRecord: { try Record(json: json, selection: selection) })

@@ -96,7 +96,8 @@ final class HelpAndUsageTests: CommandLineTestCase {
         let options = run.stdoutLines.drop { $0 != "OPTIONS:" }
         let format = try XCTUnwrap(options.firstIndex { $0.hasPrefix("  --format <FORMAT>") })
         let text = options[format...].prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        XCTAssertTrue(text.contains("json, jsonl, csv or table (default: jsonl, one JSON object per line)"), text)
+        XCTAssertTrue(
+            text.contains("json, jsonl, csv, tsv, table or markdown (default: jsonl, one JSON object per line)"), text)
         let one = try ipdata(["--sandbox", "bulk"], key: .absent, stdin: "8.8.8.8\n")
         XCTAssertEqual(one.stdoutLines.count, 1, "one address is one JSON line: \(one.stdout)")
     }
@@ -112,7 +113,7 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["bulk", "-fip", "ip"], "option -f takes its value after a space: -f a,b,c (see ipdata bulk --help)"),
             (["bulk", "--field", "asn"], "unknown option --field: did you mean --fields? (see ipdata bulk --help)"),
             (["grep", "--eu", "x"], "unknown option --eu (see ipdata grep --help)"),
-            (["--format", "xml"], "--format must be json, jsonl, csv or table (see ipdata --help)"),
+            (["--format", "xml"], "--format must be json, jsonl, csv, tsv, table or markdown (see ipdata --help)"),
             (["--fields"], "option --fields needs a value (a,b,c) (see ipdata --help)"),
             (["--eu", "--base-url", "https://x.test"], "use --eu or --base-url, not both (see ipdata --help)"),
             (
