@@ -36,13 +36,16 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["grep", "--help"], "\nUSAGE: ipdata grep [OPTIONS] [FILE… | -]\n"),
             (["cache", "--help"], "\nUSAGE: ipdata cache info | clear\n"),
             (["help", "cache"], "\nUSAGE: ipdata cache info | clear\n"),
+            // Wrapped to 80 columns, as help is when piped.
             (
                 ["help", "help"],
-                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
+                    + "         init | help | completion | man]\n"
             ),
             (
                 ["help", "--help"],
-                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
+                    + "         init | help | completion | man]\n"
             ),
         ]
         for (arguments, start) in cases {
