@@ -29,7 +29,8 @@ struct LookupCommand: ToolCommand {
             \(commandList)
 
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help COMMAND` (or
+            (~/.config/ipdata/config), which `ipdata init` writes. Requests go to --base-url, else
+            IPDATA_BASE_URL, else https://api.ipdata.co. Run `ipdata help COMMAND` (or
             `ipdata COMMAND --help`) for a command's options. A mistyped command or field is a usage
             error that names the one meant. The options of --api-key to --verbose may come before
             the command word (ipdata --sandbox bulk ips.txt).
