@@ -2,8 +2,8 @@
 /// the column paths, the delimiter row, then one row per record, as records arrive.
 ///
 /// A value stays on its row and in its cell: line breaks become `<br>`, and the characters
-/// Markdown would read as markup or as a cell's end (`|`, `\`, `*`, `_`, `` ` ``, `<`, `>`, `[`,
-/// `]`, `~`, `&`) get a backslash, so that the table shows each value as it is. Control
+/// Markdown would read as markup or as a cell's end (`|`, `\`, `*`, `_` but inside a word, `` ` ``,
+/// `<`, `>`, `[`, `]`, `~`, `&`) get a backslash, so that the table shows each value as it is. Control
 /// characters are written out (`\x1b`, see `TerminalText.escaped`): a ticket has no use for them.
 final class MarkdownWriter: RecordWriter {
     private let columns: [String]
@@ -51,10 +51,18 @@ final class MarkdownWriter: RecordWriter {
         return lines.map { escapedMarkup(TerminalText.escaped($0)) }.joined(separator: "<br>")
     }
 
+    /// `text` with a backslash before each markup character. An `_` between two letters or
+    /// digits (`threat.is_tor`) is left as it is: GitHub reads no emphasis there.
     private static func escapedMarkup(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
         var escaped = ""
-        for scalar in text.unicodeScalars {
-            if "|\\*_`<>[]~&".unicodeScalars.contains(scalar) { escaped += "\\" }
+        func isLetterOrDigit(_ index: Int) -> Bool {
+            scalars.indices.contains(index)
+                && (scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]))
+        }
+        for (index, scalar) in scalars.enumerated() {
+            let isInsideWord = scalar == "_" && isLetterOrDigit(index - 1) && isLetterOrDigit(index + 1)
+            if "|\\*_`<>[]~&".unicodeScalars.contains(scalar), !isInsideWord { escaped += "\\" }
             escaped.unicodeScalars.append(scalar)
         }
         return escaped

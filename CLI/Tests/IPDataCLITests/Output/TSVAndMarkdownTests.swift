@@ -15,7 +15,8 @@ import XCTest
 final class TSVAndMarkdownTests: XCTestCase {
     private static let awkward = [
         "tab\there", "two\nlines", "crlf\r\nline", "back\\slash", "\\t is not a tab", "pipe | inside", "|",
-        "*bold* _it_ `code` ~strike~", "[link](http://x)", "<script>alert(1)</script>", "AT&T &amp;",
+        "*bold* _it_ `code` ~strike~", "snake_case_name _lead trail_ a_", "__init__", "[link](http://x)",
+        "<script>alert(1)</script>", "AT&T &amp;",
         "\u{FEFF}bom", "trailing\\", "ends with newline\n", "\u{1B}[31mred", "東京 🇯🇵", "",
     ]
     private let columns = ["ip", "city", "asn.name", "threat.is_threat", "error"]
@@ -236,11 +237,16 @@ final class TSVAndMarkdownTests: XCTestCase {
         XCTAssertEqual(
             text,
             """
-            | ip | city | asn.name | threat.is\\_threat | error |
+            | ip | city | asn.name | threat.is_threat | error |
             | --- | --- | --- | --- | --- |
             | 1.1.1.1 | a\\|b<br>\\*c\\* | \\<b\\>\\\\ |  |  |
 
             """)
+    }
+
+    func testMarkdownLeavesAnUnderscoreInsideAWordAlone() {
+        XCTAssertEqual(
+            MarkdownWriter.cell("threat.is_tor _it_ a_ __x__ 1_2"), "threat.is_tor \\_it\\_ a\\_ \\_\\_x\\_\\_ 1_2")
     }
 
     func testMarkdownAndMdNameTheSameFormat() throws {
