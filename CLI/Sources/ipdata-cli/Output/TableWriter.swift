@@ -13,8 +13,8 @@
 /// `cut` says once.
 ///
 /// A failed lookup's `error` is no column: its row shows the address, then the whole error across
-/// the cells it has no values for, on more lines when it must. Control characters in values are written out (`\x1b`), line
-/// breaks and tabs become spaces.
+/// the cells it has no values for, on more lines when it must. Control characters in values are
+/// written out (`\x1b`), line breaks and tabs become spaces.
 final class TableWriter: RecordWriter {
     /// How many rows set the column widths.
     static let alignmentRows = 100
