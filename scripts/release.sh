@@ -11,7 +11,7 @@ PROG=${0##*/}
 
 usage() {
     cat <<EOF
-Usage: $PROG [--dry-run] [--readme PATH] [--commit SHA] [--print-version] [--help]
+Usage: $PROG [--dry-run] [--readme PATH] [--commit SHA] [--assets DIR] [--print-version] [--help]
 
 Reads the package version from the single \`from: "X.Y.Z"\` in README.md and,
 when the tag vX.Y.Z exists neither locally nor on the remote \`origin\`, creates
@@ -25,6 +25,9 @@ Options:
                    root of the git repository of the current directory)
   --commit SHA     commit to tag and release (default: HEAD); the version is
                    still read from the README file, not from that commit
+  --assets DIR     attach every file in DIR to the release (the binaries and
+                   their SHA256SUMS); a DIR without files is an error, so that
+                   no release goes out without what it should carry
   --print-version  print the version found in README and exit
   -h, --help       print this help and exit
 
@@ -47,21 +50,30 @@ dry_run=false
 print_version=false
 readme=
 commit=HEAD
+assets=
 
 while (($# > 0)); do
     case $1 in
         --dry-run) dry_run=true ;;
         --print-version) print_version=true ;;
-        --readme | --commit)
+        --readme | --commit | --assets)
             (($# >= 2)) || usage_error "option $1 needs an argument"
             [[ -n $2 ]] || usage_error "option $1 needs a non-empty argument"
-            if [[ $1 == --readme ]]; then readme=$2; else commit=$2; fi
+            case $1 in
+                --readme) readme=$2 ;;
+                --commit) commit=$2 ;;
+                *) assets=$2 ;;
+            esac
             shift
             ;;
-        --readme=* | --commit=*)
+        --readme=* | --commit=* | --assets=*)
             value=${1#*=}
             [[ -n $value ]] || usage_error "option ${1%%=*} needs a non-empty argument"
-            if [[ $1 == --readme=* ]]; then readme=$value; else commit=$value; fi
+            case $1 in
+                --readme=*) readme=$value ;;
+                --commit=*) commit=$value ;;
+                *) assets=$value ;;
+            esac
             ;;
         -h | --help)
             usage
@@ -153,7 +165,15 @@ fi
 
 # --- the release ----------------------------------------------------------------
 
-gh_args=(release create "$tag" --target "$sha" --title "$tag" --generate-notes)
+asset_files=()
+if [[ -n $assets ]]; then
+    [[ -d $assets ]] || die "--assets: no such directory: $assets"
+    while IFS= read -r -d '' file; do asset_files+=("$file"); done \
+        < <(find "$assets" -maxdepth 1 -type f -print0 | LC_ALL=C sort -z)
+    ((${#asset_files[@]} > 0)) || die "--assets: $assets holds no files; not releasing without them"
+fi
+
+gh_args=(release create "$tag" ${asset_files[@]+"${asset_files[@]}"} --target "$sha" --title "$tag" --generate-notes)
 
 if $dry_run; then
     printf 'dry run: %s is not tagged yet; would create tag %s and the GitHub release %s at commit %s\n' \

@@ -288,6 +288,42 @@ t_commit_option() {
     expect_gh_args release create v1.0.2 --target "$first" --title v1.0.2 --generate-notes
 }
 
+t_assets() {
+    local repo sha assets
+    repo=$(new_repo assets "$good_readme")
+    sha=$(git -C "$repo" rev-parse HEAD)
+    assets=$tmp/assets
+    mkdir -p "$assets/sub"
+    printf 'x' >"$assets/ipdata-linux-x86_64"
+    printf 'y' >"$assets/ipdata-macos-universal"
+    printf 'z' >"$assets/SHA256SUMS"
+    printf 'w' >"$assets/sub/ignored"
+    run "$repo" --assets "$assets"
+    expect_rc 0
+    expect_gh_args release create v1.0.2 "$assets/SHA256SUMS" "$assets/ipdata-linux-x86_64" \
+        "$assets/ipdata-macos-universal" --target "$sha" --title v1.0.2 --generate-notes
+    : >"$GH_LOG"
+    run "$repo" --assets="$assets" --dry-run
+    expect_rc 0
+    expect_out "$assets/ipdata-macos-universal"
+    expect_gh_not_called
+}
+
+t_assets_missing() {
+    local repo
+    repo=$(new_repo assets-missing "$good_readme")
+    mkdir -p "$tmp/no-assets"
+    run "$repo" --assets "$tmp/no-assets"
+    expect_rc 1
+    expect_err "holds no files"
+    expect_one_line_error
+    expect_gh_not_called
+    run "$repo" --assets "$tmp/nowhere"
+    expect_rc 1
+    expect_err "no such directory"
+    expect_gh_not_called
+}
+
 t_unknown_commit() {
     local repo
     repo=$(new_repo unknown-commit "$good_readme")
@@ -413,6 +449,8 @@ check "tag absent, dry run: prints tag and full SHA, gh not called" t_dry_run
 check "tag absent, real run: gh called with exactly the expected arguments" t_release
 check "--commit honoured" t_commit_option
 check "--commit unknown fails" t_unknown_commit
+check "--assets DIR: every file in it attached, sorted, subfolders left out" t_assets
+check "--assets DIR empty or missing: fails, gh not called" t_assets_missing
 check "tag present only on remote origin: nothing released" t_tag_only_on_origin
 check "origin without the tag: released" t_origin_without_tag
 check "origin unreachable: fails, gh not called" t_origin_unreachable

@@ -25,7 +25,8 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
         python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pyyaml
 fi
 
-exec python3 - "$workflow" <<'PY'
+exec python3 - "$workflow" "$here/../.." <<'PY'
+import os
 import sys
 
 import yaml
@@ -212,6 +213,62 @@ check("release job runs scripts/release.sh (not a dry run)",
       len(release_steps) == 1 and "--dry-run" not in release_steps[0]["run"], f"steps: {release.get('steps')!r}")
 token = (release_steps[0].get("env") or {}).get("GH_TOKEN") if release_steps else None
 check("release step gets GH_TOKEN from github.token", token == "${{ github.token }}", f"GH_TOKEN: {token!r}")
+
+# The binaries a release carries.
+def step_runs(job):
+    return [" ".join(line.split()) for r in runs(job) for line in r.splitlines() if line.strip()]
+
+
+def uploads(job):
+    return [(s.get("with") or {}) for s in (job or {}).get("steps", []) if isinstance(s, dict)
+            and str(s.get("uses", "")).startswith("actions/upload-artifact@")]
+
+
+static_build = ("swift build -c release --package-path CLI --product ipdata --static-swift-stdlib "
+                "--scratch-path .build/static")
+linux_binary = jobs.get("linux-binary") or {}
+include = ((linux_binary.get("strategy") or {}).get("matrix") or {}).get("include")
+check("linux-binary builds x86_64 on ubuntu-latest and aarch64 on ubuntu-24.04-arm",
+      include == [{"arch": "x86_64", "runner": "ubuntu-latest"}, {"arch": "aarch64", "runner": "ubuntu-24.04-arm"}]
+      and linux_binary.get("runs-on") == "${{ matrix.runner }}", f"job: {linux_binary!r}")
+check("linux-binary runs in swift:6.3", container_image(linux_binary) == "swift:6.3",
+      f"container: {linux_binary.get('container')!r}")
+check("linux-binary builds as .ci/run builds the binary StaticBinaryTests runs", static_build in step_runs(linux_binary),
+      step_runs(linux_binary))
+try:
+    with open(os.path.join(sys.argv[2], ".ci/run"), encoding="utf-8") as f:
+        ci_run = " ".join(f.read().replace("\\\n", " ").split())
+except OSError as e:
+    ci_run = str(e)
+check(".ci/run builds the static binary with the same command (mirrors aside)",
+      static_build.replace("swift build ", 'swift build "${mirror_config[@]}" ') in ci_run, "see .ci/run")
+check("linux-binary uploads ipdata-linux-<arch>",
+      uploads(linux_binary) and uploads(linux_binary)[0].get("name") == "ipdata-linux-${{ matrix.arch }}"
+      and uploads(linux_binary)[0].get("if-no-files-found") == "error", f"uploads: {uploads(linux_binary)!r}")
+
+macos_binary = jobs.get("macos-binary") or {}
+check("macos-binary runs on macos-15 with a pinned Xcode",
+      macos_binary.get("runs-on") == "macos-15" and pinned_xcode(macos_binary), f"job: {macos_binary!r}")
+check("macos-binary builds one universal binary (arm64 and x86_64) and checks it with lipo",
+      "swift build -c release --package-path CLI --product ipdata --arch arm64 --arch x86_64" in step_runs(macos_binary)
+      and any("lipo" in r and "-verify_arch arm64 x86_64" in r for r in step_runs(macos_binary)),
+      step_runs(macos_binary))
+check("macos-binary uploads ipdata-macos-universal",
+      uploads(macos_binary) and uploads(macos_binary)[0].get("name") == "ipdata-macos-universal",
+      f"uploads: {uploads(macos_binary)!r}")
+check("the binary jobs ask for no permissions (read, as the workflow)",
+      "permissions" not in linux_binary and "permissions" not in macos_binary)
+
+release_list = [s for s in release.get("steps", []) if isinstance(s, dict)]
+download = [i for i, s in enumerate(release_list) if str(s.get("uses", "")).startswith("actions/download-artifact@")]
+sums = [i for i, s in enumerate(release_list) if "sha256sum ipdata-* > SHA256SUMS" in s.get("run", "")]
+publish = [i for i, s in enumerate(release_list) if "scripts/release.sh" in s.get("run", "")]
+downloaded = (release_list[download[0]].get("with") or {}) if download else {}
+check("release job downloads the binaries into dist, then writes SHA256SUMS, then releases with --assets dist",
+      len(download) == 1 and downloaded.get("pattern") == "ipdata-*" and downloaded.get("path") == "dist"
+      and downloaded.get("merge-multiple") is True and len(sums) == 1 and len(publish) == 1
+      and download[0] < sums[0] < publish[0] and "--assets dist" in release_list[publish[0]]["run"],
+      f"steps: {release_list!r}")
 
 passed, failed = results.count(True), results.count(False)
 print(f"{passed} passed, {failed} failed")

@@ -12,6 +12,10 @@ enum Configuration {
     /// The environment variable that carries the key.
     static let keyVariable = "IPDATA_API_KEY"
 
+    /// The environment variable that says where requests go when `--base-url` and `--eu` do not
+    /// (a gateway, a test server), read by `CommonOptions.baseURL(_:environment:)`.
+    static let baseURLVariable = "IPDATA_BASE_URL"
+
     /// Where to get a key: a free account on ipdata.co.
     static let signUpURL = "https://ipdata.co/sign-up.html"
 

@@ -96,7 +96,7 @@ struct IPDataCommand: ParsableCommand {
     }
 
     /// What `ipdata --help` and `ipdata help` print: the lookup's help, which lists every command.
-    static var toolHelp: String { helpMessage(for: LookupCommand.self) }
+    static var toolHelp: String { HelpProse.fitted(helpMessage(for: LookupCommand.self, columns: HelpProse.width)) }
 }
 
 /// Runs `ipdata`: reads the command line with `IPDataCommand`, runs the command, and turns what
@@ -136,7 +136,8 @@ enum IPDataProgram {
         } catch {
             // --version, and the answers of shell completion, exit 0 on standard output.
             if IPDataCommand.exitCode(for: error) == .success {
-                console.printOutput(IPDataCommand.fullMessage(for: error) + "\n")
+                let text = IPDataCommand.fullMessage(for: error, columns: HelpProse.width)
+                console.printOutput((HelpProse.isHelp(text) ? HelpProse.fitted(text) : text) + "\n")
                 return .success
             }
             let problem = CommandLineProblem(error)
@@ -186,8 +187,9 @@ enum IPDataProgram {
         do {
             try help.run()
         } catch {
-            let text = IPDataCommand.fullMessage(for: error)
-            return (text == IPDataCommand.helpMessage() ? IPDataCommand.toolHelp : text) + "\n"
+            let text = IPDataCommand.fullMessage(for: error, columns: HelpProse.width)
+            let isRoot = text == IPDataCommand.helpMessage(columns: HelpProse.width)
+            return (isRoot ? IPDataCommand.toolHelp : HelpProse.fitted(text)) + "\n"
         }
         return IPDataCommand.toolHelp + "\n"
     }

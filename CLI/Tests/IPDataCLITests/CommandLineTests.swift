@@ -170,7 +170,7 @@ final class CommandLineTests: XCTestCase {
 
     /// Every list of formats is derived from the formats themselves.
     func testFormatListsComeFromTheFormats() {
-        XCTAssertEqual(OutputFormat.names, "json, jsonl, csv or table")
+        XCTAssertEqual(OutputFormat.names, "json, jsonl, csv, tsv, table or markdown")
         XCTAssertTrue(CommonOptions.formatHelp.hasPrefix(OutputFormat.names))
         XCTAssertThrowsError(try OutputFormat(parsing: "xml")) { error in
             XCTAssertEqual((error as? UsageError)?.message, "--format must be \(OutputFormat.names)")

@@ -77,11 +77,14 @@ final class CommandOptionsTests: XCTestCase {
         }
     }
 
-    func testFormatIsOneOfFour() throws {
+    func testFormatIsOneOfSix() throws {
         XCTAssertEqual(try common("--format", "csv").format, .csv)
         XCTAssertEqual(try common("--format=JSONL").format, .jsonl)
         XCTAssertEqual(try common("--format", "table").format, .table)
-        assertUsageError(try common("--format", "xml"), "--format must be json, jsonl, csv or table")
+        XCTAssertEqual(try common("--format", "tsv").format, .tsv)
+        XCTAssertEqual(try common("--format", "md").format, .markdown)
+        assertUsageError(
+            try common("--format", "xml"), "--format must be json, jsonl, csv, tsv, table or markdown")
     }
 
     func testOutputAndAPIKeyAreKept() throws {

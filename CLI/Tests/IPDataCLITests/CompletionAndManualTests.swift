@@ -120,7 +120,7 @@ final class CompletionAndManualTests: XCTestCase {
         XCTAssertEqual(
             shown,
             [
-                "table json", "json jsonl csv table", "csv", "csv tsv jsonl lines ecs logfmt",
+                "table json", "json jsonl csv tsv table markdown", "csv", "csv tsv jsonl lines ecs logfmt",
                 "csv tsv jsonl lines zeek eve", "country_name country_code count",
                 "ip,asn.name", "threat.is_tor threat.is_threat", "country_code", "", "ips.txt", "access.log", "",
             ])

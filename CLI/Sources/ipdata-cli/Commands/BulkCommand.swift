@@ -278,7 +278,7 @@ struct BulkCommand: ToolCommand {
             writer = BlocklistWriter(
                 format: blocklist, setName: settings.setName, sink: try common.openOutput(inputs: inputs))
         } else {
-            writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs)
+            writer = try common.makeWriter(kind: .address, shape: .list, inputs: inputs, console: console)
         }
         let filtered = settings.condition.map { WhereRecordWriter(writer, expression: $0, selection: common.selection) }
         if settings.condition == nil, settings.blocklist == nil, [.jsonl, .csv].contains(common.format ?? .jsonl) {

@@ -23,8 +23,11 @@ struct CommonOptions {
     let outputPath: String?
     /// The `--api-key` value, if given.
     let apiKeyOption: String?
-    /// Where requests go: `--base-url`, the EU endpoint for `--eu`, else the global endpoint.
+    /// Where requests go: `--base-url`, the EU endpoint for `--eu`, else `IPDATA_BASE_URL`,
+    /// else the global endpoint.
     let baseURL: URL
+    /// Whether `baseURL` came from `IPDATA_BASE_URL`, which `--verbose` then says.
+    let baseURLIsFromEnvironment: Bool
     /// `--sandbox`: answers come from sample data, never from the API. Only ever set by the flag.
     let isSandbox: Bool
     /// `--retries`: how many times a request may be sent again (3 by default).
@@ -42,10 +45,11 @@ struct CommonOptions {
     let usesCache: Bool
 
     /// Reads and checks `client`, `endpoint` and the command's `fields` (every value of
-    /// `--fields`), `format` and `output`; throws a `UsageError` for bad values.
+    /// `--fields`), `format` and `output`, and `IPDATA_BASE_URL` in `environment`; throws a
+    /// `UsageError` for bad values.
     init(
         client: ClientOptions, endpoint: EndpointOptions, fields: [String] = [], format: String? = nil,
-        output: String? = nil
+        output: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         selection = fields.isEmpty ? nil : try FieldSelection(parsing: fields)
         self.format = try format.map(OutputFormat.init(parsing:))
@@ -65,17 +69,35 @@ struct CommonOptions {
         if isSandbox, endpoint.baseURL != nil || endpoint.eu {
             throw UsageError("--sandbox answers from sample data: leave out --base-url and --eu")
         }
-        baseURL = try Self.baseURL(endpoint)
+        // The sandbox sends nothing: whatever IPDATA_BASE_URL says does not matter then.
+        let environment = isSandbox ? [:] : environment
+        baseURL = try Self.baseURL(endpoint, environment: environment)
+        baseURLIsFromEnvironment =
+            endpoint.baseURL == nil && !endpoint.eu
+            && environment[Configuration.baseURLVariable].flatMap(Configuration.normalized) != nil
     }
 
-    /// Where `endpoint` sends requests: `--base-url`, the EU endpoint for `--eu`, else the
-    /// global endpoint. Throws a usage error for both, and for a URL that is not a plain http(s)
-    /// one, or that would send the key in clear text to another machine.
-    static func baseURL(_ endpoint: EndpointOptions) throws -> URL {
+    /// Where `endpoint` sends requests: `--base-url`, the EU endpoint for `--eu`, else
+    /// `IPDATA_BASE_URL` from `environment` (unset or empty: not given), else the global
+    /// endpoint. Throws a usage error for `--eu` with `--base-url`, and for a URL that is not a
+    /// plain http(s) one, or that would send the key in clear text to another machine.
+    static func baseURL(
+        _ endpoint: EndpointOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> URL {
         guard let text = endpoint.baseURL else {
-            return endpoint.eu ? IPDataClient.euBaseURL : IPDataClient.defaultBaseURL
+            if endpoint.eu { return IPDataClient.euBaseURL }
+            guard let text = environment[Configuration.baseURLVariable].flatMap(Configuration.normalized) else {
+                return IPDataClient.defaultBaseURL
+            }
+            // The value is not repeated in the message: it may hold a secret (user:password@).
+            return try checkedBaseURL(text, name: "the environment variable \(Configuration.baseURLVariable)")
         }
         if endpoint.eu { throw UsageError("use --eu or --base-url, not both") }
+        return try checkedBaseURL(text, name: "--base-url")
+    }
+
+    /// `text` as a base URL, or a usage error that calls it `name`.
+    private static func checkedBaseURL(_ text: String, name: String) throws -> URL {
         // Printable ASCII only, checked before `URL(string:)`: Apple's newer Foundation
         // percent-encodes spaces and converts non-ASCII hosts where Linux's refuses them, and
         // the same text must mean the same everywhere.
@@ -83,11 +105,11 @@ struct CommonOptions {
             let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host != nil, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil
         else {
-            throw UsageError("--base-url must be an http or https URL without a query, such as https://api.ipdata.co")
+            throw UsageError("\(name) must be an http or https URL without a query, such as https://api.ipdata.co")
         }
         guard !sendsKeyInClearText(to: url) else {
             throw UsageError(
-                "--base-url with plain http would send the API key in clear text: use https "
+                "\(name) with plain http would send the API key in clear text: use https "
                     + "(http is for this machine only: localhost, 127.0.0.1, [::1])")
         }
         return url
@@ -153,6 +175,9 @@ struct CommonOptions {
         } else {
             key = try Configuration.load(option: apiKeyOption, environment: environment, console: console)
             if isVerbose, let source = Configuration.source { console.note("API key from \(source.name)") }
+            if isVerbose, baseURLIsFromEnvironment {
+                console.note("requests go to \(baseURL.absoluteString) (from \(Configuration.baseURLVariable))")
+            }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
             // A session of its own (its answers are stopped at the size limit as they arrive), and
@@ -196,13 +221,24 @@ struct CommonOptions {
     }
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the
-    /// files the run reads (see `openOutput(inputs:)`).
-    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
+    /// files the run reads (see `openOutput(inputs:)`). A table of the default columns keeps
+    /// those that fit, and says on `console` which it left out when standard error is a
+    /// terminal; a table of the columns `--fields` chose says when it cut values.
+    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = [], console: Console? = nil) throws
+        -> RecordWriter
+    {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
         let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        let showsNotices = Terminal.isTerminal(2)
         return makeRecordWriter(
             format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),
-            forTerminal: Terminal.showsOutput(at: outputPath))
+            forTerminal: Terminal.showsOutput(at: outputPath),
+            tablePriority: selection == nil ? Columns.tablePriority(kind: kind) : nil,
+            tableNotices: { notice in
+                guard let console else { return }
+                if case .leftOut = notice, !showsNotices { return }
+                console.note(notice.message)
+            })
     }
 
     /// The output: standard output, or for `--output` a temporary file that replaces the file

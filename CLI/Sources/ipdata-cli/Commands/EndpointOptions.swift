@@ -9,7 +9,9 @@ struct EndpointOptions: ParsableArguments {
 
     @Option(
         name: .customLong("base-url"),
-        help: ArgumentHelp("send requests to URL (a gateway, a test server)", valueName: "URL"))
+        help: ArgumentHelp(
+            "send requests to URL (a gateway, a test server; default: $IPDATA_BASE_URL, else the global endpoint)",
+            valueName: "URL"))
     var baseURL: String?
 
     /// Throws a usage error for `--eu` or `--base-url`, given to a command that takes neither.

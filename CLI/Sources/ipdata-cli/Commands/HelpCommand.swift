@@ -55,7 +55,9 @@ struct HelpCommand: ToolCommand {
     }
 
     func run(environment: [String: String], console: Console) throws -> ExitStatus {
-        let text = try command().map { IPDataCommand.helpMessage(for: $0) } ?? IPDataCommand.toolHelp
+        let text =
+            try command().map { HelpProse.fitted(IPDataCommand.helpMessage(for: $0, columns: HelpProse.width)) }
+            ?? IPDataCommand.toolHelp
         console.printOutput(text + "\n")
         return .success
     }

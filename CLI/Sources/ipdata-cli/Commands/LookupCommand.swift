@@ -29,7 +29,8 @@ struct LookupCommand: ToolCommand {
             \(commandList)
 
             The key comes from --api-key, else IPDATA_API_KEY, else $XDG_CONFIG_HOME/ipdata/config
-            (~/.config/ipdata/config), which `ipdata init` writes. Run `ipdata help COMMAND` (or
+            (~/.config/ipdata/config), which `ipdata init` writes. Requests go to --base-url, else
+            IPDATA_BASE_URL, else https://api.ipdata.co. Run `ipdata help COMMAND` (or
             `ipdata COMMAND --help`) for a command's options. A mistyped command or field is a usage
             error that names the one meant. The options of --api-key to --verbose may come before
             the command word (ipdata --sandbox bulk ips.txt).
@@ -194,7 +195,7 @@ struct LookupCommand: ToolCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
-        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"])
+        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"], console: console)
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
         if case .addresses(let ips) = target {
@@ -265,7 +266,7 @@ struct LookupCommand: ToolCommand {
             console.error(error.commandLineMessage)
             return error.exitStatus
         }
-        let writer = try common.makeWriter(kind: .address, shape: .single)
+        let writer = try common.makeWriter(kind: .address, shape: .single, console: console)
         let selection = common.selection
         if let json = answer.json {
             try writer.write(json: json, orRecord: { try Record(json: json, selection: selection) })

@@ -30,13 +30,20 @@ struct ManualCommand: ToolCommand {
 
     func run(environment: [String: String], console: Console) throws -> ExitStatus {
         guard extra.isEmpty else { throw UsageError("man takes no arguments") }
-        console.printOutput(Self.page)
+        console.printOutput(Self.page(width: HelpProse.width))
         return .success
     }
 
+    /// The page at 80 columns, as to a file or a pipe (see `page(width:)`).
+    static var page: String { page() }
+
     /// The page: the name, the usage of each command, ipdata's help as the description, and each
-    /// command's help in a section of its own. Help is 80 columns wide, as on a terminal.
-    static var page: String {
+    /// command's help in a section of its own. Help is fitted to a page `width` columns wide
+    /// (`ipdata man` gives the terminal's, or `COLUMNS`, or 80 to a file or a pipe) once man has
+    /// indented it: roff shows it as it is.
+    static func page(width: Int = Terminal.defaultWidth) -> String {
+        // man indents a section's text by 7 columns: the help is narrower by as much.
+        let width = max(20, width - 7)
         var lines = [
             ".TH IPDATA 1 \"\" \"ipdata \(IPDataClient.sdkVersion)\" \"User Commands\"",
             ".SH NAME",
@@ -46,26 +53,34 @@ struct ManualCommand: ToolCommand {
         let commands = IPDataCommand.commands
         let usages = [LookupCommand.configuration.usage ?? ""] + commands.map { $0.configuration.usage ?? "" }
         for usage in usages {
-            lines += [".nf"] + usage.split(separator: "\n").map { escaped(String($0)) } + [".fi"]
+            lines +=
+                [".nf"] + HelpProse.fitted(usage, width: width).split(separator: "\n").map { escaped(String($0)) }
+                + [".fi"]
         }
-        lines += [".SH DESCRIPTION"] + preformatted(IPDataCommand.helpMessage(for: LookupCommand.self, columns: 80))
+        lines +=
+            [".SH DESCRIPTION"]
+            + preformatted(IPDataCommand.helpMessage(for: LookupCommand.self, columns: width), width: width)
         lines += [".SH COMMANDS"]
         for command in commands {
             let name = command.configuration.commandName ?? ""
             lines += [".SS \(name)"]
-            lines += preformatted(IPDataCommand.helpMessage(for: command, columns: 80))
+            lines += preformatted(IPDataCommand.helpMessage(for: command, columns: width), width: width)
             // The commands of a command (`cidr aggregate`), each with its own help.
             for subcommand in command.configuration.subcommands {
                 lines += [".SS \(name) \(subcommand.configuration.commandName ?? "")"]
-                lines += preformatted(IPDataCommand.helpMessage(for: subcommand, columns: 80))
+                lines += preformatted(IPDataCommand.helpMessage(for: subcommand, columns: width), width: width)
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` as it is, line for line, in a block that roff neither fills nor adjusts.
-    private static func preformatted(_ text: String) -> [String] {
-        [".nf"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) } + [".fi"]
+    /// `text` fitted to `width` (see `HelpProse.fitted`), line for line, in a block that roff
+    /// neither fills nor adjusts.
+    private static func preformatted(_ text: String, width: Int) -> [String] {
+        [".nf"]
+            + HelpProse.fitted(text, width: width).split(separator: "\n", omittingEmptySubsequences: false).map {
+                escaped(String($0))
+            } + [".fi"]
     }
 
     /// `text` safe in roff: backslashes and hyphens written out, characters beyond ASCII as

@@ -10,12 +10,24 @@ enum Columns {
         "threat.is_datacenter", "threat.is_anonymous", "threat.is_known_attacker", "threat.is_known_abuser",
         "threat.is_threat", "threat.is_bogon", "threat.scores.threat_score", "threat.scores.trust_score",
     ]
-    /// The default table columns of an address lookup: what fits a terminal.
+    /// The default table (and Markdown) columns of an address lookup, in the order they are shown.
     static let addressTable = ["ip", "city", "region", "country_code", "asn.asn", "asn.name", "threat.is_threat"]
+    /// The default table columns of an address lookup from the first kept to the first left out
+    /// when a terminal is too narrow for all of them (see `TableWriter`).
+    static let addressTablePriority = [
+        "ip", "country_code", "city", "asn.name", "threat.is_threat", "asn.asn", "region",
+    ]
     /// The default CSV columns of an ASN lookup; prefix and peer lists are left out.
     static let asnCSV = ["asn", "name", "domain", "usage", "num_ips", "registry", "country", "date", "status"]
-    /// The default table columns of an ASN lookup.
+    /// The default table (and Markdown) columns of an ASN lookup.
     static let asnTable = ["asn", "name", "domain", "usage", "num_ips", "country"]
+    /// The default table columns of an ASN lookup, from the first kept to the first left out.
+    static let asnTablePriority = ["asn", "name", "country", "usage", "domain", "num_ips"]
+    /// The order in which a table of `kind`'s default columns keeps them when not all fit.
+    static func tablePriority(kind: RecordKind) -> [String] {
+        kind == .address ? addressTablePriority : asnTablePriority
+    }
+
     /// The column a list adds for the addresses that failed.
     static let error = "error"
 
@@ -31,10 +43,10 @@ enum Columns {
         } else {
             // Exhaustive on purpose: a new format or kind must choose its columns here.
             switch (kind, format) {
-            case (.address, .table): columns = addressTable
-            case (.address, .csv), (.address, .json), (.address, .jsonl): columns = addressCSV
-            case (.asn, .table): columns = asnTable
-            case (.asn, .csv), (.asn, .json), (.asn, .jsonl): columns = asnCSV
+            case (.address, .table), (.address, .markdown): columns = addressTable
+            case (.address, .csv), (.address, .tsv), (.address, .json), (.address, .jsonl): columns = addressCSV
+            case (.asn, .table), (.asn, .markdown): columns = asnTable
+            case (.asn, .csv), (.asn, .tsv), (.asn, .json), (.asn, .jsonl): columns = asnCSV
             }
         }
         if shape == .list, kind == .address, !columns.contains("ip") { columns.insert("ip", at: 0) }

@@ -1,4 +1,4 @@
-/// How results are printed: `--format json|jsonl|csv|table`.
+/// How results are printed: `--format json|jsonl|csv|tsv|table|markdown` (`md` for short).
 enum OutputFormat: String, CaseIterable, Equatable {
     /// Pretty-printed JSON: one object for one result, an array for several.
     case json
@@ -6,10 +6,15 @@ enum OutputFormat: String, CaseIterable, Equatable {
     case jsonl
     /// CSV with a header row, RFC 4180 quoting and `\n` line ends.
     case csv
+    /// Tab-separated values with a header row, tabs, line breaks and backslashes in values
+    /// escaped (`\t`, `\n`, `\\`), as PostgreSQL's and MySQL's text format does.
+    case tsv
     /// Aligned columns for reading in a terminal.
     case table
+    /// A GitHub-flavoured Markdown table, for tickets and chat.
+    case markdown
 
-    /// Every format's name, as help and messages list them: `json, jsonl, csv or table`.
+    /// Every format's name, as help and messages list them: `json, jsonl, csv, tsv, table or markdown`.
     static let names: String = {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
@@ -17,7 +22,8 @@ enum OutputFormat: String, CaseIterable, Equatable {
 
     /// Reads the value of `--format`.
     init(parsing text: String) throws {
-        guard let format = OutputFormat(rawValue: text.lowercased()) else {
+        let name = text.lowercased()
+        guard let format = OutputFormat(rawValue: name == "md" ? "markdown" : name) else {
             throw UsageError("--format must be \(Self.names)")
         }
         self = format

@@ -35,15 +35,22 @@ extension RecordWriter {
 /// then standard error, so a table piped to a pager fits the terminal it is read in).
 /// `forTerminal` when `sink` is a terminal (see `Terminal.showsOutput(at:)`): control characters
 /// in values are then written out in CSV, and kept to JSON's escapes in JSON; a table always
-/// writes them out.
+/// writes them out. `tablePriority` is the order in which a table keeps default columns when
+/// not all fit (nil: the user chose them, and all are shown), and `tableNotices` is told what a
+/// table left out or cut (see `TableWriter`).
 func makeRecordWriter(
     format: OutputFormat, shape: RecordShape, columns: [String], sink: OutputSink,
-    tableWidth: Int = Terminal.width(of: [1, 2]), forTerminal: Bool = false
+    tableWidth: Int = Terminal.width(of: [1, 2]), forTerminal: Bool = false, tablePriority: [String]? = nil,
+    tableNotices: @escaping (TableWriter.Notice) -> Void = { _ in }
 ) -> RecordWriter {
     switch format {
     case .json: return JSONWriter(style: shape == .single ? .object : .array, sink: sink, forTerminal: forTerminal)
     case .jsonl: return JSONWriter(style: .lines, sink: sink, forTerminal: forTerminal)
     case .csv: return CSVWriter(columns: columns, sink: sink, forTerminal: forTerminal)
-    case .table: return TableWriter(columns: columns, sink: sink, width: tableWidth)
+    case .tsv: return TSVWriter(columns: columns, sink: sink, forTerminal: forTerminal)
+    case .table:
+        return TableWriter(
+            columns: columns, sink: sink, width: tableWidth, priority: tablePriority, notify: tableNotices)
+    case .markdown: return MarkdownWriter(columns: columns, sink: sink)
     }
 }

@@ -260,7 +260,7 @@ private struct Scan {
             }
             let failed = errorColumn.map { $0 < fields.count && !fields[$0].isEmpty } ?? false
             keep(fields[ipColumn], failed: failed, offset: offset, length: bytes.count)
-        case .json, .table:
+        case .json, .tsv, .table, .markdown:
             throw UsageError("--resume needs --format jsonl or csv")
         }
     }

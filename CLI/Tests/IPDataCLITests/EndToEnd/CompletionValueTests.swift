@@ -33,7 +33,7 @@ final class CompletionValueTests: CommandLineTestCase {
             }
         }
         // The lookup's, bulk's and summarize's --format, and enrich's --as and --input.
-        XCTAssertEqual(checked, 5 + 5 + 3 + 7 + 7)
+        XCTAssertEqual(checked, 7 + 7 + 3 + 7 + 7)
     }
 
     /// The words the completion script offers for those options are the words above.

@@ -36,13 +36,16 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["grep", "--help"], "\nUSAGE: ipdata grep [OPTIONS] [FILE… | -]\n"),
             (["cache", "--help"], "\nUSAGE: ipdata cache info | clear\n"),
             (["help", "cache"], "\nUSAGE: ipdata cache info | clear\n"),
+            // Wrapped to 80 columns, as help is when piped.
             (
                 ["help", "help"],
-                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
+                    + "         init | help | completion | man]\n"
             ),
             (
                 ["help", "--help"],
-                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man]\n"
+                "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
+                    + "         init | help | completion | man]\n"
             ),
         ]
         for (arguments, start) in cases {
@@ -96,7 +99,8 @@ final class HelpAndUsageTests: CommandLineTestCase {
         let options = run.stdoutLines.drop { $0 != "OPTIONS:" }
         let format = try XCTUnwrap(options.firstIndex { $0.hasPrefix("  --format <FORMAT>") })
         let text = options[format...].prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        XCTAssertTrue(text.contains("json, jsonl, csv or table (default: jsonl, one JSON object per line)"), text)
+        XCTAssertTrue(
+            text.contains("json, jsonl, csv, tsv, table or markdown (default: jsonl, one JSON object per line)"), text)
         let one = try ipdata(["--sandbox", "bulk"], key: .absent, stdin: "8.8.8.8\n")
         XCTAssertEqual(one.stdoutLines.count, 1, "one address is one JSON line: \(one.stdout)")
     }
@@ -112,7 +116,7 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["bulk", "-fip", "ip"], "option -f takes its value after a space: -f a,b,c (see ipdata bulk --help)"),
             (["bulk", "--field", "asn"], "unknown option --field: did you mean --fields? (see ipdata bulk --help)"),
             (["grep", "--eu", "x"], "unknown option --eu (see ipdata grep --help)"),
-            (["--format", "xml"], "--format must be json, jsonl, csv or table (see ipdata --help)"),
+            (["--format", "xml"], "--format must be json, jsonl, csv, tsv, table or markdown (see ipdata --help)"),
             (["--fields"], "option --fields needs a value (a,b,c) (see ipdata --help)"),
             (["--eu", "--base-url", "https://x.test"], "use --eu or --base-url, not both (see ipdata --help)"),
             (

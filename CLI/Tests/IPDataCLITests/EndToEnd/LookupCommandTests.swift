@@ -247,7 +247,7 @@ final class LookupCommandTests: CommandLineTestCase {
         XCTAssertEqual(
             run.stdout,
             """
-            ip       country_code  asn.name          error
+            ip       country_code  asn.name
             8.8.8.8  US            Google LLC
             1.1.1.1  AU            Cloudflare, Inc.
 

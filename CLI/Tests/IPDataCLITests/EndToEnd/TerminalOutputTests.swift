@@ -74,18 +74,50 @@ final class TerminalOutputTests: CommandLineTestCase {
 
     // MARK: The table
 
-    func testATableFitsTheTerminalEvenWithAnErrorRow() throws {
+    func testATableFitsTheTerminalWithWholeValuesAndSaysWhatItLeftOut() throws {
         let file = try makeFile("8.8.8.8\n10.0.0.1\n1.1.1.1\n2001:4860:4860::8844\n")
+        let leftOut = [60: "region, asn.name, threat.is_threat", 80: "region, threat.is_threat"]
         for columns in [60, 80] {
-            let screen = TerminalScreen(
-                columns: columns,
-                showing: try onTerminal(
-                    columns: columns, ["bulk", "--format", "table", "--no-progress", file.path] + base))
+            let arguments = ["bulk", "--format", "table", "--no-progress", file.path] + base
+            // Without the notices (which may wrap like any long line on standard error).
+            let screen = TerminalScreen(columns: columns, showing: try onTerminal(columns: columns, ["-q"] + arguments))
             XCTAssertEqual(screen.wraps, 0, "\(columns): \(screen.lines)")
-            XCTAssertEqual(screen.lines.count, 7, "header, 4 rows, summary, the private one: \(screen.lines)")
-            XCTAssertTrue(screen.lines[2].hasPrefix("10.0.0.1  "), screen.lines[2])
-            XCTAssertTrue(screen.lines[2].hasSuffix("…"), "the error is cut: \(screen.lines[2])")
+            let header = screen.lines[0].split(separator: " ")
+            XCTAssertEqual(header.first, "ip", screen.lines[0])
+            XCTAssertFalse(screen.lines.contains { $0.contains("…") }, "nothing is cut: \(screen.lines)")
+            let error = screen.lines.drop { !$0.hasPrefix("10.0.0.1  ") }.prefix { !$0.hasPrefix("1.1.1.1") }
+                .joined(separator: " ").split(separator: " ").dropFirst().joined(separator: " ")
+            XCTAssertEqual(error, "Bad Request: 10.0.0.1 is a private IP address", "\(columns): \(screen.lines)")
+            for column in leftOut[columns]!.components(separatedBy: ", ") {
+                XCTAssertFalse(header.contains(Substring(column)), "\(columns): \(column)")
+            }
+
+            let shown = try onTerminal(columns: columns, arguments)
+            XCTAssertTrue(
+                shown.contains(
+                    "ipdata: table: left out \(leftOut[columns]!) to fit \(columns) columns "
+                        + "(add them with -f, or use --format csv)\r\n"), shown)
         }
+    }
+
+    func testATableSaysWhatItLeftOutOnlyOnATerminal() throws {
+        let run = try ipdata(
+            ["bulk", "--format", "table"] + base, stdin: "8.8.8.8\n2001:4860:4860::8844\n", extra: ["COLUMNS": "40"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertFalse(run.stderr.contains("left out"), run.stderr)
+        XCTAssertEqual(run.stdoutLines[0].split(separator: " ").first, "ip")
+    }
+
+    func testATableOfChosenColumnsSaysWhenItCutsThem() throws {
+        let run = try ipdata(
+            ["bulk", "--format", "table", "-f", "ip,asn.name,company.name,country_name,city"] + base,
+            stdin: "8.8.8.8\n2001:4860:4860::8844\n", extra: ["COLUMNS": "40"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(
+            run.stdoutLines[0].split(separator: " ").count, 5, "every column asked for is there: \(run.stdout)")
+        XCTAssertTrue(
+            run.stderrLines.contains("ipdata: table: values cut to fit 40 columns (fewer -f fields, or --format csv)"),
+            run.stderr)
     }
 
     func testATableAlignsFlagsAndCJKByTheirWidthOnTheTerminal() throws {
@@ -99,13 +131,16 @@ final class TerminalOutputTests: CommandLineTestCase {
                         + base))
             XCTAssertEqual(screen.wraps, 0, "\(columns): \(screen.lines)")
             let header = screen.lines[0]
-            XCTAssertTrue(header.hasPrefix("ip       emoji_flag  country_name  "), header)
+            XCTAssertTrue(header.hasPrefix("ip       emoji_flag  country_name"), header)
             let countryColumn = screen.column(of: "country_name", onLine: 0)
             XCTAssertNotNil(countryColumn)
             XCTAssertEqual(screen.column(of: "United States", onLine: 1), countryColumn, screen.lines[1])
-            XCTAssertEqual(screen.column(of: "Australia", onLine: 3), countryColumn, screen.lines[3])
+            let australia = try XCTUnwrap(screen.lines.firstIndex { $0.hasPrefix("1.1.1.1") })
+            XCTAssertEqual(screen.column(of: "Australia", onLine: australia), countryColumn, screen.lines[australia])
+            // The error starts where the first column after the address does.
             XCTAssertEqual(
-                screen.column(of: "Bad Request: ", onLine: 2), screen.column(of: "error", onLine: 0), screen.lines[2])
+                screen.column(of: "Bad Request: ", onLine: 2), screen.column(of: "emoji_flag", onLine: 0),
+                screen.lines[2])
         }
     }
 
@@ -114,7 +149,7 @@ final class TerminalOutputTests: CommandLineTestCase {
             ["bulk", "--format", "table"] + base, stdin: "8.8.8.8\n10.0.0.1\n2001:4860:4860::8844\n",
             extra: ["COLUMNS": "60"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stdoutLines.count, 4)
+        XCTAssertEqual(run.stdoutLines.count, 5, "the error takes two lines: \(run.stdout)")
         for line in run.stdoutLines { XCTAssertLessThanOrEqual(TerminalText.width(line), 60, line) }
         XCTAssertTrue(run.stdoutLines[0].hasPrefix("ip                    city   "), run.stdoutLines[0])
     }

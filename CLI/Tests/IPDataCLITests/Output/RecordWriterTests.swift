@@ -201,10 +201,10 @@ final class RecordWriterTests: XCTestCase {
         let text = try write(
             [["ip": .string("\u{1B}[31m1.1.1.1"), "error": .string("\u{9B}2J \u{7F} \u{202E}txt")]], format: .table,
             columns: ["ip", "error"])
-        XCTAssertEqual(text, "ip               error\n\\x1b[31m1.1.1.1  \\x9b2J \\x7f \\u202etxt\n")
+        XCTAssertEqual(text, "ip\n\\x1b[31m1.1.1.1  \\x9b2J \\x7f \\u202etxt\n")
     }
 
-    func testATableFitsItsWidthAndCutsLongValuesWithAnEllipsis() throws {
+    func testATableFitsItsWidthAndShowsAnErrorWholeAcrossTheRow() throws {
         let error = "Bad Request: not-an-ip does not appear to be an IPv4 or IPv6 address"
         let records: [Record] = [
             ["ip": .string("8.8.8.8"), "city": .string("Mountain View"), "country_code": .string("US")],
@@ -214,9 +214,10 @@ final class RecordWriterTests: XCTestCase {
         XCTAssertEqual(
             text,
             """
-            ip         city           country_code  error
+            ip         city           country_code
             8.8.8.8    Mountain View  US
-            not-an-ip                               Bad Request: not-an…
+            not-an-ip  Bad Request: not-an-ip does not appear to be an
+                       IPv4 or IPv6 address
 
             """)
         for width in [20, 40, 60, 80] {
@@ -224,8 +225,14 @@ final class RecordWriterTests: XCTestCase {
                 records, format: .table, columns: ["ip", "city", "country_code", "error"], width: width
             )
             .split(separator: "\n")
-            XCTAssertEqual(lines.count, 3)
             XCTAssertTrue(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+            // The address (cut at 20 columns, where all three columns are shown), then the error.
+            let rows = Array(lines.drop { !$0.hasPrefix("not-a") })
+            let row = try XCTUnwrap(rows.first, "\(width): \(lines)")
+            let besideIt = row.range(of: "  ").map { String(row[$0.upperBound...]) } ?? ""
+            let error = ([besideIt] + rows.dropFirst().map(String.init))
+                .joined(separator: " ").split(separator: " ").joined(separator: " ")
+            XCTAssertEqual(error, records[1]["error"]?.cellText, "\(width): the error is whole")
         }
     }
 
