@@ -9,8 +9,9 @@ struct FlushIntervalOptions: ParsableArguments {
     @Option(
         name: .customLong("flush-interval"),
         help: ArgumentHelp(
-            "the longest an address waits for others to fill a bulk request before what has come is sent, in "
-                + "seconds, 0 to 3600 (default 1; 0: send as soon as the input pauses)",
+            "input that may pause (a pipe, a terminal): the longest an address waits for others to fill a bulk "
+                + "request before what has come is sent, in seconds, 0 to 3600 (default 1; 0: as soon as the input "
+                + "pauses)",
             valueName: "SECONDS"))
     var flushInterval: String?
 
