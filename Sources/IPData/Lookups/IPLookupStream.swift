@@ -20,8 +20,7 @@ public struct IPLookupStream: AsyncSequence, Sendable {
     /// Starts reading the input.
     public func makeAsyncIterator() -> Iterator {
         Iterator(
-            pipeline: LookupPipeline(
-                client: client, fields: fields, options: options, source: makeSource()))
+            pipeline: LookupPipeline(client: client, fields: fields, options: options, makeSource: makeSource))
     }
 
     /// Delivers the results in input order as their requests complete.

@@ -20,12 +20,18 @@ import Foundation
 ///
 /// Without `LookupStreamOptions.sendsNonPublicAddresses`, an address whose scope is not public
 /// rides along the same way, answered with the API's refusal.
+///
+/// With `LookupStreamOptions.flushInterval`, a task of its own reads the input into an
+/// `AddressBuffer`, and the pipeline takes from it with deadlines: the first address of a chunk
+/// is awaited only while there is nothing to hand out, until a lookup finishes; the chunk it
+/// starts (`Forming`) is sent when full or at its deadline, and keeps filling across calls of
+/// `next()`, which hands out what is answered meanwhile.
 final class LookupPipeline {
     /// One lookup of the window, in input order.
     private enum Unit {
         /// Sent: its results, or nil when its addresses must be looked up one by one instead;
         /// `kept` are the results answered without a request, at their places among them.
-        case running(Task<[IPLookupResult]?, Never>, addresses: [String], kept: [KeptResult])
+        case running(Task<[IPLookupResult]?, Never>, addresses: [String], kept: [KeptResult], done: Locked<Bool>)
         /// Waiting for room in the window: an address to look up on its own.
         case waiting(String)
         /// Results at hand, in order: kept answers with no request around them.
@@ -42,6 +48,15 @@ final class LookupPipeline {
         }
     }
 
+    /// The chunk being filled from the buffer, and when it must be sent.
+    private struct Forming {
+        /// The addresses to send.
+        var addresses: [String] = []
+        var kept: [KeptResult] = []
+        var read = 0
+        let deadline: DispatchTime
+    }
+
     /// A result answered without a request, and its place among the results of its unit.
     private struct KeptResult {
         let position: Int
@@ -54,7 +69,15 @@ final class LookupPipeline {
     private let client: IPDataClient
     private let fields: [String]?
     private let concurrency: Int
-    private let source: any AddressSource
+    private let makeSource: @Sendable () -> any AddressSource
+    /// The input, read by `next()` itself (no flush interval).
+    private var source: (any AddressSource)?
+    /// How long a chunk may wait to fill, in nanoseconds; nil: until it is full.
+    private let flushInterval: UInt64?
+    /// The input read ahead by `reader` (with a flush interval).
+    private var buffer: AddressBuffer?
+    private var reader: Task<Void, Never>?
+    private var forming: Forming?
     private let mode: BulkMode
     private let sendsNonPublicAddresses: Bool
     private var queue: [Unit] = []
@@ -64,11 +87,15 @@ final class LookupPipeline {
     /// What the input threw; thrown once every result read before it has been delivered.
     private var inputError: Error?
 
-    init(client: IPDataClient, fields: [String]?, options: LookupStreamOptions, source: any AddressSource) {
+    init(
+        client: IPDataClient, fields: [String]?, options: LookupStreamOptions,
+        makeSource: @escaping @Sendable () -> any AddressSource
+    ) {
         self.client = client
         self.fields = fields
         self.concurrency = max(1, options.concurrency)
-        self.source = source
+        self.makeSource = makeSource
+        self.flushInterval = options.flushInterval.map { $0 > 0 ? UInt64(min($0, 1e9) * 1e9) : 0 }
         self.sendsNonPublicAddresses = options.sendsNonPublicAddresses
         self.mode = BulkMode(
             fallsBack: options.fallsBackToSingleLookups, keepsJSON: options.keepsJSON,
@@ -93,6 +120,10 @@ final class LookupPipeline {
                 return ready[readyIndex]
             }
             await topUp()
+            // With a flush interval, `topUp` waits for input, a deadline or a lookup that
+            // finishes; the oldest lookup is awaited only when nothing else can happen meanwhile:
+            // no chunk filling, and the window full or the input ended.
+            if buffer != nil, canTopUp, !isOldestDone { continue }
             guard !queue.isEmpty else {
                 if let error = inputError {
                     inputError = nil
@@ -111,7 +142,7 @@ final class LookupPipeline {
             case .waiting(let address):
                 queue.insert(start([address], kept: []), at: 0)
                 continue
-            case .running(let task, let sent, let answered):
+            case .running(let task, let sent, let answered, _):
                 (oldest, addresses, kept) = (task, sent, answered)
             }
             let pending = queue
@@ -119,7 +150,7 @@ final class LookupPipeline {
                 await oldest.value
             } onCancel: {
                 oldest.cancel()
-                for case .running(let task, _, _) in pending { task.cancel() }
+                for case .running(let task, _, _, _) in pending { task.cancel() }
             }
             // Results of requests cut short by the cancellation are not the API's answers: drop them.
             guard !Task.isCancelled else { return stop() }
@@ -152,8 +183,24 @@ final class LookupPipeline {
         return all
     }
 
+    /// Whether `topUp` would read: the input goes on, and the window has room for a new chunk.
+    private var canTopUp: Bool {
+        !inputEnded && !queue.contains(where: \.isWaiting) && queue.count < concurrency
+    }
+
+    /// Whether the oldest unit can be handed out without waiting.
+    private var isOldestDone: Bool {
+        switch queue.first {
+        case .answered?: return true
+        case .running(_, _, _, let done)?: return done.withLock { $0 }
+        case .waiting?, nil: return false
+        }
+    }
+
     private func cancelAll() {
-        for case .running(let task, _, _) in queue { task.cancel() }
+        for case .running(let task, _, _, _) in queue { task.cancel() }
+        reader?.cancel()
+        buffer?.close()
     }
 
     private func stop() -> IPLookupResult? {
@@ -162,6 +209,7 @@ final class LookupPipeline {
         ready = []
         readyIndex = 0
         inputEnded = true
+        forming = nil
         return nil
     }
 
@@ -177,6 +225,11 @@ final class LookupPipeline {
             running += 1
         }
         running += queue.filter { if case .answered = $0 { return true } else { return false } }.count
+        if let flushInterval {
+            return await topUp(running: running, flushInterval: flushInterval)
+        }
+        let source = self.source ?? makeSource()
+        self.source = source
         while !inputEnded, running < concurrency, !queue.contains(where: \.isWaiting) {
             let size = mode.usesSingleLookups ? 1 : APIMessage.bulkLimit
             var chunk: [String] = []
@@ -215,6 +268,91 @@ final class LookupPipeline {
             }
             running += 1
         }
+    }
+
+    /// `topUp()` with a flush interval: the chunk being filled takes the addresses the buffer
+    /// holds, and waits for more until its deadline, but returns as soon as the oldest lookup is
+    /// done, so that `next()` hands it out; the chunk goes on filling at the next call. A new
+    /// chunk's first address is awaited without deadline while nothing else can be handed out.
+    private func topUp(running: Int, flushInterval: UInt64) async {
+        var running = running
+        let buffer = startReading()
+        let size = mode.usesSingleLookups ? 1 : APIMessage.bulkLimit
+        while !inputEnded, running < concurrency, !queue.contains(where: \.isWaiting) {
+            let deliverable = isOldestDone
+            let deadline: DispatchTime? = deliverable ? .now() : forming?.deadline
+            let taken = await buffer.take(until: deadline, wakes: forming != nil || !queue.isEmpty)
+            guard case .address(let first) = taken else {
+                if case .ended(let error) = taken {
+                    (inputError, inputEnded) = (error, true)
+                } else if let forming, DispatchTime.now() >= forming.deadline {
+                    // Its time is up (with a flush interval of 0, there is nothing more to read now).
+                } else {
+                    return
+                }
+                if send() { running += 1 }
+                continue
+            }
+            var chunk = forming ?? Forming(deadline: .now() + .nanoseconds(Int(clamping: flushInterval)))
+            // The addresses that have come, as one batch for the caches.
+            var batch: [(position: Int, address: String)] = []
+            var next: String? = first
+            while let address = next {
+                if let result = refusal(of: address) {
+                    chunk.kept.append(KeptResult(position: chunk.read, result: result))
+                } else {
+                    batch.append((chunk.read, address))
+                }
+                chunk.read += 1
+                next = nil
+                guard chunk.addresses.count + batch.count < size, chunk.read < Self.mostAddressesRead else { break }
+                switch await buffer.take(until: .now(), wakes: false) {
+                case .address(let address): next = address
+                case .ended(let error): (inputError, inputEnded) = (error, true)
+                case .timedOut, .woken: break
+                }
+            }
+            await sort(batch, into: &chunk.addresses, kept: &chunk.kept)
+            forming = chunk
+            // Full, at the end of the input, or answered without a request (nothing to wait for).
+            let isFull = chunk.addresses.count >= size || chunk.read >= Self.mostAddressesRead
+            if isFull || inputEnded || chunk.addresses.isEmpty, send() { running += 1 }
+        }
+    }
+
+    /// Puts the chunk being filled in the window: sent, or answered when it holds only kept
+    /// answers. False when there was none.
+    private func send() -> Bool {
+        guard var chunk = forming else { return false }
+        forming = nil
+        chunk.kept.sort { $0.position < $1.position }
+        if chunk.addresses.isEmpty {
+            guard !chunk.kept.isEmpty else { return false }
+            queue.append(.answered(chunk.kept.map(\.result)))
+        } else {
+            queue.append(start(chunk.addresses, kept: chunk.kept))
+        }
+        return true
+    }
+
+    /// The buffer the reader task fills, started at the first call.
+    private func startReading() -> AddressBuffer {
+        if let buffer { return buffer }
+        let buffer = AddressBuffer(capacity: APIMessage.bulkLimit)
+        let makeSource = makeSource
+        self.buffer = buffer
+        reader = Task {
+            let source = makeSource()
+            do {
+                while let address = try await source.next() {
+                    guard await buffer.put(address) else { return }
+                }
+                buffer.finish(throwing: nil)
+            } catch {
+                buffer.finish(throwing: error)
+            }
+        }
+        return buffer
     }
 
     /// The API's refusal of `address` when it is not public and the stream does not send those;
@@ -256,10 +394,15 @@ final class LookupPipeline {
     }
 
     private func start(_ addresses: [String], kept: [KeptResult]) -> Unit {
-        let (client, fields, mode) = (client, fields, mode)
-        return .running(
-            Task { await ChunkLookup.run(addresses, client: client, fields: fields, mode: mode) }, addresses: addresses,
-            kept: kept)
+        let (client, fields, mode, buffer) = (client, fields, mode, buffer)
+        let done = Locked(false)
+        let task = Task {
+            let results = await ChunkLookup.run(addresses, client: client, fields: fields, mode: mode)
+            done.withLock { $0 = true }
+            buffer?.wake()
+            return results
+        }
+        return .running(task, addresses: addresses, kept: kept, done: done)
     }
 }
 

@@ -35,6 +35,19 @@ public struct LookupStreamOptions: Sendable {
     /// spends a request on a bulk call the plan refuses.
     public var startsWithSingleLookups = false
 
+    /// How long, in seconds, a chunk of addresses may wait to fill before it is sent anyway, for
+    /// input that comes slowly (a log being written, `tail -f`); nil (the default) waits until the
+    /// chunk is full or the input ends.
+    ///
+    /// With it set, the input is read by a task of its own, a bulk request's worth of addresses
+    /// ahead at most, and a chunk is sent when it is full or when its first address has waited
+    /// this long, whichever comes first; 0 sends what has come as soon as nothing more is there to
+    /// read. A result already answered, by the API, a cache or locally, is handed out without
+    /// waiting for more input; results stay in input order, so one may still wait for those
+    /// before it.
+    /// Negative values count as 0.
+    public var flushInterval: TimeInterval?
+
     /// Options for a lookup of many addresses.
     public init(
         concurrency: Int = 4, fallsBackToSingleLookups: Bool = true,

@@ -123,6 +123,7 @@ struct BulkCommand: ToolCommand {
             valueName: "NAME"))
     var setName: String?
 
+    @OptionGroup var flush: FlushIntervalOptions
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
@@ -150,6 +151,7 @@ struct BulkCommand: ToolCommand {
             guard let selected = common.selection?.topLevelNames else { return nil }
             return WhereExpression.topLevelNames(of: selected + read)
         }
+        let flushInterval: TimeInterval
     }
 
     private func settings() throws -> Settings {
@@ -160,7 +162,8 @@ struct BulkCommand: ToolCommand {
             common: common, column: try column.map(ColumnSelection.init(parsing:)) ?? .first,
             concurrency: try concurrency.map(Self.concurrency(parsing:)) ?? 4,
             maximumRange: try CommonOptions.wholeNumber(maxAddresses, option: "max-addresses", in: 1...1_000_000)
-                ?? AddressReader.defaultMaximumRangeAddresses)
+                ?? AddressReader.defaultMaximumRangeAddresses,
+            flushInterval: try flush.seconds())
         if dryRun, resume { throw UsageError("use --dry-run or --resume, not both") }
         return try Self.withFiltering(
             settings, condition: condition, blocklist: blocklist, setName: setName, resume: resume)
@@ -216,6 +219,7 @@ struct BulkCommand: ToolCommand {
         add("concurrency", concurrency.map { [$0] } ?? [])
         add("no-progress", noProgress)
         add("max-addresses", maxAddresses.map { [$0] } ?? [])
+        add("flush-interval", flush.flushInterval.map { [$0] } ?? [])
         add("dry-run", dryRun)
         add("fields", fields)
         add("format", format.map { [$0] } ?? [])
@@ -285,7 +289,10 @@ struct BulkCommand: ToolCommand {
             OutputSink.current?.setResumeCommand(ResumedOutput.command(arguments: resumeArguments, inputs: files))
         }
 
-        let ledger = InputLedger()
+        // Input that may pause (a pipe, a terminal: `tail -f log | ipdata bulk -`) is written as it
+        // comes: chunks are sent after --flush-interval, and nothing waits for a later answer.
+        let mayPause = inputs.contains(where: Self.mayPause)
+        let ledger = InputLedger(holdsRepeatsOfWrittenAddresses: !mayPause)
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
         addresses.skipped = skipped
@@ -310,6 +317,8 @@ struct BulkCommand: ToolCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
+        // A result is written soon after its line was read, even while the input pauses (`tail -f`).
+        options.flushInterval = mayPause ? settings.flushInterval : nil
         progress.cacheHits = cache.map { cache in { cache.hits } }
         let fields = settings.sentFields
         var lookup = StreamingLookup(
@@ -330,6 +339,7 @@ struct BulkCommand: ToolCommand {
             }
             let outcomes = CacheFirstLookup(
                 addresses, store: cache, fields: fields, concurrency: concurrency, isStopped: { ledger.isStopped },
+                waitsForFullBatches: !mayPause,
                 makeStream: { client.lookupStream($0, fields: fields, options: options) })
             return try await lookup.run(next: outcomes.next)
         } catch let error as CommandError {
@@ -359,6 +369,14 @@ struct BulkCommand: ToolCommand {
                 throw CommandError(.usage, "cannot read \(path): permission denied")
             }
         }
+    }
+
+    /// Whether reading `path` (`-`: standard input) may pause for more to be written: anything
+    /// but a regular file (a pipe, a terminal, a FIFO).
+    static func mayPause(_ path: String) -> Bool {
+        var status = stat()
+        let found = path == "-" ? fstat(STDIN_FILENO, &status) : stat(path, &status)
+        return found != 0 || (status.st_mode & S_IFMT) != S_IFREG
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

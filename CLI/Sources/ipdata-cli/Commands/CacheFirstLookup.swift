@@ -17,6 +17,12 @@ import IPData
 /// (a batch more at most). When that many are held first, the stream is told that its input
 /// ended, so that it sends what it has, and later misses go to a new stream. Memory stays bounded
 /// as the stream's own. Once the run stops, no stream reads another miss (`Feed`).
+///
+/// Without `waitsForFullBatches`, for input that may pause (`tail -f`) and streams with a flush
+/// interval (`LookupStreamOptions.flushInterval`), the input is read ahead by a task of its own
+/// (`AddressPrefetch`): a batch is what has come, a cached answer is handed out without waiting
+/// for more input, and reading ahead for a miss takes only what has come: when the input pauses,
+/// the stream's input ends there, so that it sends its misses at once.
 final class CacheFirstLookup {
     /// The most addresses one cache read asks for: a bulk request's worth.
     static let batchSize = 100
@@ -98,6 +104,8 @@ final class CacheFirstLookup {
     }
 
     private var addresses: AddressReader.Iterator
+    /// The input read ahead, when batches do not wait to fill.
+    private let prefetch: AddressPrefetch?
     private let store: SQLiteLookupStore
     private let fields: [String]?
     private let isStopped: @Sendable () -> Bool
@@ -119,9 +127,11 @@ final class CacheFirstLookup {
     /// `isStopped` (the run's stop: see `InputLedger.stop()`), the streams read no more.
     init(
         _ addresses: AddressReader, store: SQLiteLookupStore, fields: [String]?, concurrency: Int,
-        isStopped: @escaping @Sendable () -> Bool, makeStream: @escaping (Feed) -> IPLookupStream
+        isStopped: @escaping @Sendable () -> Bool, waitsForFullBatches: Bool = true,
+        makeStream: @escaping (Feed) -> IPLookupStream
     ) {
         self.addresses = addresses.makeAsyncIterator()
+        self.prefetch = waitsForFullBatches ? nil : AddressPrefetch(addresses, capacity: Self.batchSize)
         self.store = store
         self.fields = fields
         self.isStopped = isStopped
@@ -133,6 +143,7 @@ final class CacheFirstLookup {
     deinit {
         // Stopped early: the streams' input ends, and dropping them cancels their requests.
         current?.close()
+        prefetch?.close()
     }
 
     /// The next outcome in input order; nil at the end of the input, or when a stream ended
@@ -182,19 +193,45 @@ final class CacheFirstLookup {
     /// Reads ahead until `segment` was given enough to send for a full window, or its input ended;
     /// closes it when it was not (the input ended, or too many answers are held).
     private func readAhead(for segment: Segment) async {
+        var paused = false
         while !segment.isClosed, !inputEnded, segment.sendsAhead < sendsAhead, answersHeld < mostAnswersHeld {
-            await readBatch()
+            // Input that may pause: only what has come. When nothing has, the stream's input ends
+            // so that it sends what it holds now (it would not see the end of the input, nor more
+            // of it, while this waits for its answer); later misses go to a new stream.
+            if await readBatch(waiting: prefetch == nil) == 0, prefetch != nil {
+                paused = true
+                break
+            }
         }
-        if inputEnded || segment.sendsAhead < sendsAhead { segment.close() }
+        let isShort = prefetch == nil ? segment.sendsAhead < sendsAhead : paused || answersHeld >= mostAnswersHeld
+        if inputEnded || isShort { segment.close() }
     }
 
     /// Reads up to `batchSize` addresses and the cache's answers for them, in one read; the
-    /// misses go to the current stream (a new one when there is none).
-    private func readBatch() async {
+    /// misses go to the current stream (a new one when there is none). With `prefetch`, the
+    /// batch is what has come, and the first address is waited for only when `waiting`. Returns
+    /// how many addresses it read.
+    @discardableResult
+    private func readBatch(waiting: Bool = true) async -> Int {
         var batch: [String] = []
         batch.reserveCapacity(Self.batchSize)
         do {
-            while batch.count < Self.batchSize {
+            reading: while batch.count < Self.batchSize {
+                if let prefetch {
+                    // After a stop, what was read ahead is not handed out, as it was never read.
+                    if isStopped() {
+                        inputEnded = true
+                        break
+                    }
+                    switch try await prefetch.take(waiting: waiting && batch.isEmpty) {
+                    case .address(let address): batch.append(address)
+                    case .nothingYet: break reading
+                    case .ended:
+                        inputEnded = true
+                        break reading
+                    }
+                    continue
+                }
                 guard let address = try await addresses.next() else {
                     inputEnded = true
                     break
@@ -223,6 +260,7 @@ final class CacheFirstLookup {
         }
         current?.send()
         if inputEnded { current?.close() }
+        return batch.count
     }
 
     private func give(_ address: String, sends: Bool) {

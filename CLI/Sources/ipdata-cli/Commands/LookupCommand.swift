@@ -77,6 +77,7 @@ struct LookupCommand: ToolCommand {
     @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
     var output: String?
 
+    @OptionGroup var flush: FlushIntervalOptions
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
@@ -137,6 +138,7 @@ struct LookupCommand: ToolCommand {
     /// The options, checked.
     private func options() throws -> CommonOptions {
         let common = try commonOptions()
+        _ = try flush.seconds()
         if let field {
             if common.selection != nil || common.format != nil {
                 throw UsageError("--field prints one value: leave out --fields and --format")
@@ -195,6 +197,8 @@ struct LookupCommand: ToolCommand {
         // Records are written from the bytes the API sent, not from the decoded model.
         options.keepsJSON = true
         options.sendsNonPublicAddresses = false
+        // A result is written soon after its line was read, even while the input pauses (`tail -f`).
+        options.flushInterval = try flush.seconds()
         let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"], console: console)
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
@@ -202,7 +206,7 @@ struct LookupCommand: ToolCommand {
             stream = client.lookupStream(ips, fields: fields, options: options)
             lookup.total = ips.count
         } else {
-            let ledger = InputLedger()
+            let ledger = InputLedger(holdsRepeatsOfWrittenAddresses: !BulkCommand.mayPause("-"))
             stream = client.lookupStream(
                 AddressReader(inputs: ["-"], column: .first, ledger: ledger), fields: fields, options: options)
             lookup.ledger = ledger

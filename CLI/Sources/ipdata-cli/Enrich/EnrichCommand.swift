@@ -138,6 +138,7 @@ struct EnrichCommand: ToolCommand {
     @Option(help: ArgumentHelp(CommonOptions.outputHelp, valueName: "FILE"), completion: .file())
     var output: String?
 
+    @OptionGroup var flush: FlushIntervalOptions
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
@@ -161,6 +162,7 @@ struct EnrichCommand: ToolCommand {
     /// The options, checked.
     private func settings() throws -> Settings {
         let common = try CommonOptions(client: client, endpoint: endpoint, output: output)
+        _ = try flush.seconds()
         func shape(_ text: String, option: String) throws -> Shape {
             guard let given = Shape(rawValue: text.lowercased()) else {
                 throw UsageError("\(option) must be \(Shape.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -248,20 +250,31 @@ struct EnrichCommand: ToolCommand {
         }
         let sink = try common.openOutput(inputs: [input])
         let queue = Locked(EnrichQueue())
-        var tally = EnrichTally()
+        let tallies = Locked(EnrichTally())
+        /// A write that failed while a line was queued, thrown once the stream ends.
+        let queuedWriteFailure = Locked<(any Error)?>(nil)
         var failures = LookupFailures()
         /// Lookups of public addresses, and whether one got an answer (from the API or the cache).
         var lookups = 0
         var reachedTheAPI = false
-        func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
+        /// Writes lines in order: called with the queue's lock held, by the loop below and as a
+        /// line that sends nothing is queued (`EnrichQueue.writesReady`).
+        @Sendable func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
             for (line, answers) in lines {
-                tally.count(line, answers: answers)
+                tallies.withLock { $0.count(line, answers: answers) }
                 try sink.write(Data(enricher.output(line, answers: answers)))
+            }
+        }
+        queue.withLock {
+            $0.writesReady = { lines in
+                do { try write(lines) } catch { queuedWriteFailure.withLock { $0 = $0 ?? error } }
             }
         }
         // Lines are written in order as their answers come in; lines without an address with them.
         var options = LookupStreamOptions()
         options.sendsNonPublicAddresses = false
+        // A line is written soon after it was read, even while the input pauses (`tail -f`).
+        options.flushInterval = try flush.seconds()
         repeat {
             // One stream for the whole input, unless the lines waiting fill the queue: see EnrichQueue.
             let addresses = EnrichInput(source: source, queue: queue)
@@ -276,22 +289,24 @@ struct EnrichCommand: ToolCommand {
                     if let error = result.error, error.stopsTheRun { throw error }
                     let answer = enricher.answer(of: result)
                     if let error = answer.error, !answer.isAnswered { failures.record(error) }
-                    try write(queue.withLock { $0.answer(result.ip, with: answer) })
+                    try queue.withLock { try write($0.answer(result.ip, with: answer)) }
                 }
+                if let failure = queuedWriteFailure.withLock({ $0 }) { throw failure }
             } catch {
                 // What was answered before the problem goes out with the lines before it; input
                 // that cannot be read as it should (a record too long, an unbalanced quote) leaves
                 // an `--output` file as it was, and no partial output beside it.
-                try? write(queue.withLock { $0.takeReady() })
+                try? queue.withLock { try write($0.takeReady()) }
                 if let problem = error as? CommandError, problem.status == .usage { sink.markNothingAnswered() }
                 // A stop (a refused key, a spent quota) before any row got data leaves nothing worth keeping.
-                if error is IPDataError, tally.answered == 0 { sink.markNothingAnswered() }
+                if error is IPDataError, tallies.withLock({ $0.answered }) == 0 { sink.markNothingAnswered() }
                 throw error
             }
-            try write(queue.withLock { $0.takeReady() })
+            try queue.withLock { try write($0.takeReady()) }
             let left = queue.withLock { $0.count }
             guard left == 0 else { throw CommandError(.lookupFailed, "\(left) lines got no answer from the stream") }
         } while !source.isAtEnd
+        let tally = tallies.withLock { $0 }
         // No row got data (a dead server, a wrong --column): an `--output` file stays as it was.
         if (lookups > 0 && !reachedTheAPI) || (tally.rows > 0 && tally.answered == 0) {
             sink.markNothingAnswered()

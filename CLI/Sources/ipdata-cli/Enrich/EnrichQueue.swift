@@ -61,6 +61,11 @@ struct EnrichLine: Sendable {
 /// a long stretch of lines that send nothing cannot fill memory, the queue is `isFull` at
 /// `mostLines` lines or `mostBytes` bytes, and the input then ends the stream early (its last
 /// request goes out with fewer addresses) so that every line can be written.
+///
+/// A line that sends nothing (none of its addresses, or only addresses already answered) may be
+/// ready as it is queued: `writesReady` writes it then, under the queue's lock as every write of
+/// the run is, so that it waits for no later answer (`tail -f access.log | ipdata enrich -`,
+/// where addresses repeat).
 struct EnrichQueue: Sendable {
     static let mostLines = 65_536
     static let mostBytes = 64 * 1_048_576
@@ -72,6 +77,10 @@ struct EnrichQueue: Sendable {
     private var bytes = 0
     private var table = AnswerTable<EnrichAnswer>(capacity: EnrichQueue.keptAnswers)
 
+    /// Writes the lines ready when a line that sends nothing is queued; called with the queue's
+    /// lock held.
+    var writesReady: (@Sendable ([(EnrichLine, [EnrichAnswer])]) -> Void)?
+
     /// How many lines wait.
     var count: Int { lines.count - head }
     var isFull: Bool { count >= Self.mostLines || bytes >= Self.mostBytes }
@@ -82,6 +91,10 @@ struct EnrichQueue: Sendable {
         let toSend = zip(line.addresses, line.keys).filter { table.claim($0.1) }.map(\.0)
         lines.append(line)
         bytes += line.record.bytes.count
+        if toSend.isEmpty, let writesReady {
+            let ready = takeReady()
+            if !ready.isEmpty { writesReady(ready) }
+        }
         return toSend
     }
 

@@ -190,6 +190,10 @@ struct GrepCommand: ToolCommand {
             console.note("reading text from standard input; end with Ctrl-D")
         }
         let output = GrepOutput(escapesControlCharacters: isTerminal)
+        // What was found is written before each wait for more input, unless it goes to a regular
+        // file: a reader of a pipe or a terminal sees each line soon after it was written
+        // (`tail -f access.log | ipdata grep -o`).
+        let flushesEachRead = !GrepOutput.standardOutputIsARegularFile
         var grep = Grep(settings: settings, output: output)
         // As GNU grep: an input that cannot be read is named on standard error, the others are
         // still searched and their lines printed, and the exit status is 2.
@@ -212,6 +216,7 @@ struct GrepCommand: ToolCommand {
                 }
                 while let lines = try await reader.nextLines() {
                     guard grep.search(lines) else { return .success }  // standard output was closed
+                    if flushesEachRead, !output.flush() { return .success }
                 }
                 guard grep.finishInput() else { return .success }
             } catch let error as CommandError {
@@ -415,6 +420,12 @@ final class GrepOutput {
     func write(line: String) -> Bool {
         var line = line
         return line.withUTF8 { write(line: $0) }
+    }
+
+    /// Whether standard output is a regular file, which may be written in large blocks.
+    static var standardOutputIsARegularFile: Bool {
+        var status = stat()
+        return fstat(STDOUT_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Writes what is held; false once standard output is closed.

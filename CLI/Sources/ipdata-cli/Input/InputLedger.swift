@@ -84,6 +84,17 @@ final class InputLedger: Sendable {
 
     private let state = Locked(State())
 
+    /// Whether a repeat of an address whose record is already written is held for that answer
+    /// (true, the default), or read as a new address (answered by the disk cache, or sent
+    /// again): for input that may pause (`tail -f`), where a held repeat would wait for the next
+    /// address's answer. A repeat of an address whose record is still to be written is held
+    /// either way.
+    let holdsRepeatsOfWrittenAddresses: Bool
+
+    init(holdsRepeatsOfWrittenAddresses: Bool = true) {
+        self.holdsRepeatsOfWrittenAddresses = holdsRepeatsOfWrittenAddresses
+    }
+
     /// Records the origin of the next address read.
     func append(_ origin: Origin) {
         state.withLock { state in
@@ -114,11 +125,13 @@ final class InputLedger: Sendable {
     /// Whether the address `key` was read before and its answer will be at hand when its record
     /// is due (still to be written, or kept): then it is not sent again. Counts the entry.
     func admit(_ key: String) -> Bool {
-        state.withLock { state in
+        let holdsWritten = holdsRepeatsOfWrittenAddresses
+        return state.withLock { state in
             let waiting = state.waitingDuplicates
             let isDuplicate = { (address: inout Address) -> Bool in
                 defer { address.unwritten += 1 }
-                return (address.unwritten > 0 || address.answer != nil) && waiting < Self.waitingDuplicates
+                let isHeld = address.unwritten > 0 || (holdsWritten && address.answer != nil)
+                return isHeld && waiting < Self.waitingDuplicates
             }(&state.addresses[key, default: Address()])
             if isDuplicate { state.waitingDuplicates += 1 }
             return isDuplicate

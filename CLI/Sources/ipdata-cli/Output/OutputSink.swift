@@ -28,8 +28,9 @@ import IPData
 /// What is written is held in a buffer of up to `bufferSize` bytes, written out (one `write(2)`)
 /// when it fills, `flushDelay` after the first bytes entered it, at `flush()` (which the writers'
 /// `finish()` calls, and the console before it prints), and at `finish()`. A caller writes whole
-/// records, so what reaches the destination always ends at a record's end. A terminal is written
-/// at once, since its reader watches it.
+/// records, so what reaches the destination always ends at a record's end. Only a regular file
+/// is written that way: a terminal, a pipe, a FIFO or a socket is written record by record, at
+/// once, since a reader may be waiting for each (`tail -f log | ipdata bulk - | jq`).
 ///
 /// The sink that is open is known process-wide (`current`), so that a signal can end a run
 /// cleanly: what the buffer holds is written, then the writer's `trailer` (a JSON array's closing
@@ -108,7 +109,7 @@ final class OutputSink: Sendable {
 
     private let descriptor: Int32
     private let destination: Destination
-    /// Whether writes are held in the buffer: not for a terminal.
+    /// Whether writes are held in the buffer: for a regular file only.
     private let buffers: Bool
     private let state = Locked(State())
     /// Held for the whole of `finish()`, so that a signal and the end of the run cannot both end
@@ -145,7 +146,8 @@ final class OutputSink: Sendable {
         self.descriptor = descriptor
         self.destination = destination
         self.partialOutputs = partialOutputs
-        self.buffers = isatty(descriptor) == 0
+        var status = stat()
+        self.buffers = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The most bytes the buffer holds before they are written: 64 KiB.
