@@ -57,6 +57,7 @@ struct FilterCommand: ToolCommand {
 
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
+    @OptionGroup var flush: FlushIntervalOptions
 
     @Argument(help: ArgumentHelp("files of text; - or none: standard input"), completion: .file())
     var files: [String] = []
@@ -98,6 +99,8 @@ struct FilterCommand: ToolCommand {
         var decision = FilterDecision(expression: expression, paths: paths, invert: invert)
         var options = LookupStreamOptions()
         options.sendsNonPublicAddresses = false
+        // A line is kept or dropped soon after it was read, even while the input pauses (`tail -f`).
+        options.flushInterval = try flush.seconds()
         let queue = Locked(EnrichQueue())
         var someInputUnread = false
         var open = true

@@ -182,6 +182,15 @@ final class LiveInputTests: CommandLineTestCase {
         XCTAssertEqual(String(decoding: output, as: UTF8.self), "8.8.8.8\n2001:db8::1\n1.1.1.1\n10.0.0.1\n")
     }
 
+    /// `filter` looks each line's addresses up: every kept line arrives before the next is written.
+    func testFilterWritesEachKeptLineBeforeTheNextLineComes() throws {
+        let log = ["a 8.8.8.8 GET /\n", "b 1.1.1.1 GET /a\r\n", "c [2001:4860:4860::8888]:443\n", "d 9.9.9.9\n"]
+        let output = try assertLive(
+            ["filter", "--where", "ip in 0.0.0.0/0 or ip in ::/0", "--flush-interval", "0.2"] + base, lines: log,
+            linesOut: [1, 2, 3, 4])
+        XCTAssertEqual(output, Data(log.joined().utf8))
+    }
+
     func testGrepWritesEachLineBeforeTheNextLineComes() throws {
         try assertLive(
             ["grep"], lines: ["a 8.8.8.8\n", "b 1.1.1.1\r\n", "c none\n", "d 9.9.9.9\n"], linesOut: [1, 2, 2, 3])
