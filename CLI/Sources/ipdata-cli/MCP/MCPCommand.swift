@@ -64,7 +64,9 @@ struct MCPCommand: ToolCommand {
         console.note("mcp: serving; the session may send \(limit) request\(limit == 1 ? "" : "s")")
         let reader = MessageReader(fileDescriptor: STDIN_FILENO, maximumLineBytes: server.limits.lineBytes)
         await reader.run(line: server.receive, oversized: server.receiveOversizedLine)
-        await server.finish()
+        // Standard input ended: the calls still running are answered before the run ends (a
+        // client that went away makes their writes fail, which costs nothing).
+        await server.waitUntilIdle()
         return .success
     }
 }

@@ -117,7 +117,9 @@ final class MCPServer: Sendable {
             state.version = version
             return true
         }
-        guard agreed else { return JSONRPC.errorResponse(id: id, code: .invalidRequest, message: "already initialized") }
+        guard agreed else {
+            return JSONRPC.errorResponse(id: id, code: .invalidRequest, message: "already initialized")
+        }
         return JSONRPC.response(
             id: id,
             result: .object([
@@ -235,7 +237,8 @@ final class MCPServer: Sendable {
             let which = protocolVersion.map { "protocol version \($0)" } ?? "a session before initialize"
             return send(
                 JSONRPC.errorResponse(
-                    id: .null, code: .invalidRequest, message: "batches are not part of \(which): send one message a line"))
+                    id: .null, code: .invalidRequest,
+                    message: "batches are not part of \(which): send one message a line"))
         }
         let key = "batch " + UUID().uuidString
         let refused: Bool = state.withLock { state in
@@ -293,16 +296,5 @@ final class MCPServer: Sendable {
             if tasks.isEmpty { return }
             for task in tasks { await task.value }
         }
-    }
-
-    /// Cancels the calls running (the client closed standard input) and waits for them to end.
-    func finish() async {
-        state.withLock { state in
-            for (key, task) in state.running {
-                state.cancelled.insert(key)
-                task.cancel()
-            }
-        }
-        await waitUntilIdle()
     }
 }

@@ -279,7 +279,8 @@ struct MCPTools: Sendable {
 
     private static func allow(_ names: Set<String>, in arguments: [String: JSONValue]) throws {
         if let unknown = arguments.keys.sorted().first(where: { !names.contains($0) }) {
-            throw ArgumentError("unknown argument \(unknown); this tool takes \(names.sorted().joined(separator: ", "))")
+            throw ArgumentError(
+                "unknown argument \(unknown); this tool takes \(names.sorted().joined(separator: ", "))")
         }
     }
 

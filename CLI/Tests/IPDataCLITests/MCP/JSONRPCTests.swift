@@ -48,7 +48,9 @@ final class JSONRPCTests: XCTestCase {
         XCTAssertEqual(failure("1")?.code, .invalidRequest)
         XCTAssertEqual(failure(#""text""#)?.code, .invalidRequest)
         XCTAssertEqual(failure("[]")?.code, .invalidRequest)
-        XCTAssertEqual(failure(#"{"id":3,"method":"ping"}"#), .init(id: .integer(3), code: .invalidRequest, message: #"jsonrpc must be "2.0""#))
+        XCTAssertEqual(
+            failure(#"{"id":3,"method":"ping"}"#),
+            .init(id: .integer(3), code: .invalidRequest, message: #"jsonrpc must be "2.0""#))
         XCTAssertEqual(failure(#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#)?.id, .integer(3))
         XCTAssertEqual(failure(#"{"jsonrpc":"2.0","id":3,"method":5}"#)?.code, .invalidRequest)
         XCTAssertEqual(failure(#"{"jsonrpc":"2.0","id":3}"#)?.code, .invalidRequest)
@@ -56,7 +58,9 @@ final class JSONRPCTests: XCTestCase {
         // MCP's ids are strings or integers: null, decimals, objects are none.
         for id in ["null", "1.5", "{}", "[1]", "true"] {
             let text = #"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#
-            XCTAssertEqual(failure(text), .init(id: .null, code: .invalidRequest, message: "id must be a string or an integer"), text)
+            XCTAssertEqual(
+                failure(text), .init(id: .null, code: .invalidRequest, message: "id must be a string or an integer"),
+                text)
         }
     }
 
@@ -65,11 +69,14 @@ final class JSONRPCTests: XCTestCase {
     }
 
     func testABatchIsReadElementByElement() {
-        guard case .batch(let elements) = read(#"[{"jsonrpc":"2.0","id":1,"method":"ping"},7,{"jsonrpc":"2.0","method":"n"}]"#)
+        guard
+            case .batch(let elements) = read(
+                #"[{"jsonrpc":"2.0","id":1,"method":"ping"},7,{"jsonrpc":"2.0","method":"n"}]"#)
         else { return XCTFail("not a batch") }
         XCTAssertEqual(elements.count, 3)
         XCTAssertEqual(try? elements[0].get(), .request(id: .integer(1), method: "ping", params: [:]))
-        XCTAssertEqual(elements[1], .failure(.init(id: .null, code: .invalidRequest, message: "a message must be a JSON object")))
+        XCTAssertEqual(
+            elements[1], .failure(.init(id: .null, code: .invalidRequest, message: "a message must be a JSON object")))
         XCTAssertEqual(try? elements[2].get(), .notification(method: "n", params: [:]))
     }
 
@@ -78,7 +85,10 @@ final class JSONRPCTests: XCTestCase {
         XCTAssertEqual(failure(deep)?.code, .parseError)
         XCTAssertEqual(failure(deep)?.message, "JSON nests deeper than 64")
         let fine = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}}"#
-        XCTAssertEqual(read(fine, depth: 4), .single(.request(id: .integer(1), method: "ping", params: ["a": .string(String(repeating: "[", count: 36))])))
+        XCTAssertEqual(
+            read(fine, depth: 4),
+            .single(
+                .request(id: .integer(1), method: "ping", params: ["a": .string(String(repeating: "[", count: 36))])))
         XCTAssertEqual(JSONRPC.nestingDepth(Data(#"{"a":[{"b":"}]"}]}"#.utf8), limit: 64), 3)
     }
 
@@ -86,7 +96,8 @@ final class JSONRPCTests: XCTestCase {
         let answer = JSONRPC.response(id: .string("x"), result: .object(["text": .string("a\nb\r\u{2028}c")]))
         XCTAssertFalse(answer.jsonText().contains("\n"))
         let error = JSONRPC.errorResponse(id: .null, code: .methodNotFound, message: "Method not found: x")
-        XCTAssertEqual(error.jsonText(), #"{"error":{"code":-32601,"message":"Method not found: x"},"id":null,"jsonrpc":"2.0"}"#)
+        XCTAssertEqual(
+            error.jsonText(), #"{"error":{"code":-32601,"message":"Method not found: x"},"id":null,"jsonrpc":"2.0"}"#)
     }
 }
 #endif

@@ -33,12 +33,19 @@ final class MCPFuzzTests: XCTestCase {
             let depth = 1 + pick(200)
             bytes = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
         case 4:
-            let value = ["null", "true", "1.5e400", "-0", #""x""#, "[]", "{}", #"{"ip":[]}"#, "12345678901234567890"][pick(9)]
+            let value = ["null", "true", "1.5e400", "-0", #""x""#, "[]", "{}", #"{"ip":[]}"#, "12345678901234567890"][
+                pick(9)]
             bytes = Array(
-                #"{"jsonrpc":"2.0","id":\#(pick(50)),"method":"tools/call","params":{"name":"\#(MCPTools.names[pick(6)])","arguments":{"ip":\#(value),"addresses":\#(value),"text":\#(value),"asn":\#(value)}}}"#.utf8)
-        case 5: bytes = Array(#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"\#(String(repeating: "x", count: pick(200_000)))"}}"#.utf8)
+                #"{"jsonrpc":"2.0","id":\#(pick(50)),"method":"tools/call","params":{"name":"\#(MCPTools.names[pick(6)])","arguments":{"ip":\#(value),"addresses":\#(value),"text":\#(value),"asn":\#(value)}}}"#
+                    .utf8)
+        case 5:
+            bytes = Array(
+                #"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"\#(String(repeating: "x", count: pick(200_000)))"}}"#
+                    .utf8)
         case 6: bytes.insert(contentsOf: [0xEF, 0xBB, 0xBF], at: 0)
-        default: bytes = Array(#"{"jsonrpc":"2.0","id":\#(["{}", "null", "1.5", "[]", "\"\\ud800\""][pick(5)]),"method":"ping"}"#.utf8)
+        default:
+            bytes = Array(
+                #"{"jsonrpc":"2.0","id":\#(["{}", "null", "1.5", "[]", "\"\\ud800\""][pick(5)]),"method":"ping"}"#.utf8)
         }
         return Data(bytes)
     }
@@ -65,11 +72,14 @@ final class MCPFuzzTests: XCTestCase {
         XCTAssertEqual(pipe(&descriptors), 0)
         let writeEnd = descriptors[1]
         let writer = Thread {
-            let text = String(repeating: "x", count: 300_000) + "\n" + "{\"a\":1}\r\n" + String(repeating: "y", count: 5_000)
+            let text =
+                String(repeating: "x", count: 300_000) + "\n" + "{\"a\":1}\r\n" + String(repeating: "y", count: 5_000)
             var bytes = Array(text.utf8)
             var written = 0
             while written < bytes.count {
-                let count = bytes.withUnsafeMutableBytes { write(writeEnd, $0.baseAddress! + written, $0.count - written) }
+                let count = bytes.withUnsafeMutableBytes {
+                    write(writeEnd, $0.baseAddress! + written, $0.count - written)
+                }
                 if count <= 0 { break }
                 written += count
             }

@@ -80,21 +80,26 @@ final class MCPServerTests: XCTestCase {
         session.initialize()
         let result = await session.call("lookup", #"{"ip":"10.1.2.3"}"#)
         XCTAssertEqual(result?.value(at: ["isError"]), .bool(true))
-        XCTAssertTrue(string(array(result?.value(at: ["content"])).first?.value(at: ["text"]))?.contains("private") ?? false)
+        XCTAssertTrue(
+            string(array(result?.value(at: ["content"])).first?.value(at: ["text"]))?.contains("private") ?? false)
         XCTAssertTrue(session.sandbox.requests.isEmpty)
     }
 
     func testBulkLookupGivesEachEntryItsResultOrItsErrorInInputOrder() async {
         let session = MCPSession()
         session.initialize()
-        let addresses = ["8.8.8.8", "not-an-ip", "10.0.0.1", "2001:4860:4860::8888", "8.8.8.8", "2001:4860:4860:0::8888"]
+        let addresses = [
+            "8.8.8.8", "not-an-ip", "10.0.0.1", "2001:4860:4860::8888", "8.8.8.8", "2001:4860:4860:0::8888",
+        ]
         let list = addresses.map { "\"\($0)\"" }.joined(separator: ",")
         let result = await session.call("bulk_lookup", #"{"addresses":[\#(list)]}"#)
         XCTAssertEqual(result?.value(at: ["isError"]), .bool(false))
         let entries = array(result?.value(at: ["structuredContent", "results"]))
-        XCTAssertEqual(entries.map { string($0.value(at: ["ip"])) }, addresses.map { Optional($0) }.enumerated().map {
-            $0.offset == 5 ? "2001:4860:4860::8888" : $0.element
-        })
+        XCTAssertEqual(
+            entries.map { string($0.value(at: ["ip"])) },
+            addresses.map { Optional($0) }.enumerated().map {
+                $0.offset == 5 ? "2001:4860:4860::8888" : $0.element
+            })
         XCTAssertEqual(entries.map { $0.value(at: ["error"]) != nil }, [false, true, true, false, false, false])
         XCTAssertEqual(integer(result?.value(at: ["structuredContent", "failed"])), 2)
         // Each distinct public address once, in one bulk request.
@@ -108,12 +113,14 @@ final class MCPServerTests: XCTestCase {
         let refused = await session.call("bulk_lookup", #"{"addresses":[\#(many)]}"#, id: 1)
         XCTAssertEqual(refused?.value(at: ["isError"]), .bool(true))
         let text = string(array(refused?.value(at: ["content"])).first?.value(at: ["text"])) ?? ""
-        XCTAssertTrue(text.contains("needs 2 requests") && text.contains("--max-requests 1") && text.contains("1 left"), text)
+        XCTAssertTrue(
+            text.contains("needs 2 requests") && text.contains("--max-requests 1") && text.contains("1 left"), text)
         XCTAssertTrue(session.sandbox.requests.isEmpty)
         let first = await session.call("lookup", #"{"ip":"8.8.8.8"}"#, id: 2)
         XCTAssertEqual(first?.value(at: ["isError"]), .bool(false))
         let second = await session.call("lookup", #"{"ip":"1.1.1.1"}"#, id: 3)
-        XCTAssertTrue(string(array(second?.value(at: ["content"])).first?.value(at: ["text"]))?.contains("0 left") ?? false)
+        XCTAssertTrue(
+            string(array(second?.value(at: ["content"])).first?.value(at: ["text"]))?.contains("0 left") ?? false)
         // Private addresses and the dry run cost nothing, with the budget spent.
         let local = await session.call("bulk_lookup", #"{"addresses":["10.0.0.1","192.168.1.1"]}"#, id: 4)
         XCTAssertEqual(local?.value(at: ["isError"]), .bool(false))
@@ -126,24 +133,32 @@ final class MCPServerTests: XCTestCase {
     func testExtractAddressesFindsWhatGrepFindsAndSendsNothing() async {
         let session = MCPSession()
         session.initialize()
-        let text = "GET /x from 8.8.4.4:443 ua Chrome/119.0.0.0\r\n[2001:DB8::1]:8080 at 18:55:55, 8.8.4.4; 10.0.0.1 v1.2.3.4.5\n"
-        let escaped = String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast()
+        let text =
+            "GET /x from 8.8.4.4:443 ua Chrome/119.0.0.0\r\n[2001:DB8::1]:8080 at 18:55:55, 8.8.4.4; 10.0.0.1 v1.2.3.4.5\n"
+        let escaped = String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst()
+            .dropLast()
         let all = await session.call("extract_addresses", #"{"text":\#(escaped)}"#, id: 1)
-        XCTAssertEqual(array(all?.value(at: ["structuredContent", "addresses"])).compactMap { string($0) },
+        XCTAssertEqual(
+            array(all?.value(at: ["structuredContent", "addresses"])).compactMap { string($0) },
             ["8.8.4.4", "2001:db8::1", "8.8.4.4", "10.0.0.1"])
-        let unique = await session.call("extract_addresses", #"{"text":\#(escaped),"unique":true,"public_only":true}"#, id: 2)
-        XCTAssertEqual(array(unique?.value(at: ["structuredContent", "addresses"])).compactMap { string($0) }, ["8.8.4.4"])
+        let unique = await session.call(
+            "extract_addresses", #"{"text":\#(escaped),"unique":true,"public_only":true}"#, id: 2)
+        XCTAssertEqual(
+            array(unique?.value(at: ["structuredContent", "addresses"])).compactMap { string($0) }, ["8.8.4.4"])
         XCTAssertTrue(session.sandbox.requests.isEmpty)
     }
 
     func testSummarizeAndEstimate() async {
         let session = MCPSession()
         session.initialize()
-        let summary = await session.call("summarize", #"{"addresses":["8.8.8.8","8.8.8.8","10.0.0.1","1.1.1.1"],"top":3}"#, id: 1)
+        let summary = await session.call(
+            "summarize", #"{"addresses":["8.8.8.8","8.8.8.8","10.0.0.1","1.1.1.1"],"top":3}"#, id: 1)
         XCTAssertEqual(integer(summary?.value(at: ["structuredContent", "summary", "total"])), 4)
         XCTAssertEqual(integer(summary?.value(at: ["structuredContent", "summary", "unique"])), 3)
-        XCTAssertTrue(string(summary?.value(at: ["structuredContent", "text"]))?.hasPrefix("addresses  4 total") ?? false)
-        let estimate = await session.call("estimate", #"{"addresses":["8.8.8.8","x","10.0.0.1","9.9.9.9","8.8.8.8"]}"#, id: 2)
+        XCTAssertTrue(
+            string(summary?.value(at: ["structuredContent", "text"]))?.hasPrefix("addresses  4 total") ?? false)
+        let estimate = await session.call(
+            "estimate", #"{"addresses":["8.8.8.8","x","10.0.0.1","9.9.9.9","8.8.8.8"]}"#, id: 2)
         let figures = estimate?.value(at: ["structuredContent"])
         XCTAssertEqual(integer(figures?.value(at: ["distinct"])), 4)
         XCTAssertEqual(integer(figures?.value(at: ["invalid"])), 1)
@@ -158,13 +173,19 @@ final class MCPServerTests: XCTestCase {
         for (tool, arguments) in [
             ("lookup", "{}"), ("lookup", #"{"ip":5}"#), ("lookup", #"{"ip":"8.8.8.8","colour":1}"#),
             ("bulk_lookup", #"{"addresses":[]}"#), ("bulk_lookup", #"{"addresses":[1]}"#),
-            ("bulk_lookup", #"{"addresses":[\#(Array(repeating: "\"1.1.1.1\"", count: 1_001).joined(separator: ","))]}"#),
-            ("asn", #"{"asn":"ASBlah"}"#), ("extract_addresses", #"{"text":"\#(String(repeating: "a", count: 1_048_577))"}"#),
+            (
+                "bulk_lookup",
+                #"{"addresses":[\#(Array(repeating: "\"1.1.1.1\"", count: 1_001).joined(separator: ","))]}"#
+            ),
+            ("asn", #"{"asn":"ASBlah"}"#),
+            ("extract_addresses", #"{"text":"\#(String(repeating: "a", count: 1_048_577))"}"#),
             ("summarize", #"{"addresses":["8.8.8.8"],"top":0}"#), ("estimate", #"{"addresses":"8.8.8.8"}"#),
         ] {
             let result = await session.call(tool, arguments)
             XCTAssertEqual(result?.value(at: ["isError"]), .bool(true), "\(tool) \(arguments.prefix(80))")
-            XCTAssertTrue(string(array(result?.value(at: ["content"])).first?.value(at: ["text"]))?.hasPrefix("invalid arguments") ?? false)
+            XCTAssertTrue(
+                string(array(result?.value(at: ["content"])).first?.value(at: ["text"]))?.hasPrefix("invalid arguments")
+                    ?? false)
         }
         XCTAssertTrue(session.sandbox.requests.isEmpty)
     }
@@ -186,7 +207,9 @@ final class MCPServerTests: XCTestCase {
         let session = MCPSession()
         session.initialize()
         let list = (1...40).map { "\"198.51.100.\($0)\"" }.joined(separator: ",")
-        session.request(1, "tools/call", #"{"name":"bulk_lookup","arguments":{"addresses":[\#(list)]},"_meta":{"progressToken":"p1"}}"#)
+        session.request(
+            1, "tools/call",
+            #"{"name":"bulk_lookup","arguments":{"addresses":[\#(list)]},"_meta":{"progressToken":"p1"}}"#)
         await session.server.waitUntilIdle()
         let progress = session.messages.filter { string($0.value(at: ["method"])) == "notifications/progress" }
         XCTAssertFalse(progress.isEmpty)
@@ -196,7 +219,8 @@ final class MCPServerTests: XCTestCase {
     }
 
     func testBatchesOnlyInTheVersionThatHasThem() {
-        let batch = #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#
+        let batch =
+            #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#
         let current = MCPSession()
         current.initialize(version: "2025-06-18")
         current.send(batch)

@@ -45,7 +45,9 @@ final class MCPSession: Sendable {
 
     /// `initialize` with `version`, and the `initialized` notification.
     func initialize(version: String = "2025-06-18") {
-        request(0, "initialize", #"{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#)
+        request(
+            0, "initialize",
+            #"{"protocolVersion":"\#(version)","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#)
         send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
     }
 
