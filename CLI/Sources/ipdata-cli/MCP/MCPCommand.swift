@@ -27,9 +27,9 @@ struct MCPCommand: ToolCommand {
             sends anything, saying what is left. Cached answers and private addresses cost
             nothing. Register it with a client as {"command": "ipdata", "args": ["mcp"]}.
 
-              ipdata mcp                         serve with the key of ipdata init or IPDATA_API_KEY
-              ipdata mcp --max-requests 20       a tighter budget for the session
-              ipdata mcp --sandbox               sample data: no key, no network
+              ipdata mcp                    serve with the key of ipdata init
+              ipdata mcp --max-requests 20  a tighter budget for the session
+              ipdata mcp --sandbox          sample data: no key, no network
             """))
 
     @Option(
