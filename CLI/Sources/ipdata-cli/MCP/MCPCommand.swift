@@ -8,7 +8,7 @@ import IPData
 struct MCPCommand: ToolCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp",
-        abstract: "serve lookups to AI agents over the Model Context Protocol (stdio)",
+        abstract: "serve lookups to AI agents over MCP, the Model Context Protocol",
         usage: "ipdata mcp [--max-requests N] [OPTIONS]",
         discussion: HelpProse.flowed(
             """
