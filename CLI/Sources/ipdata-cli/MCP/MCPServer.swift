@@ -16,6 +16,9 @@ final class MCPServer: Sendable {
     static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     /// The versions in which a line may hold a batch (2025-06-18 removed batches).
     static let batchVersions: Set = ["2025-03-26"]
+    /// The versions that know tools' titles, `outputSchema` and `structuredContent` (2025-06-18 added
+    /// them): the server sends them to these only.
+    static let structuredVersions: Set = ["2025-11-25", "2025-06-18"]
 
     /// The bounds of the session's messages.
     struct Limits: Sendable {
@@ -96,8 +99,11 @@ final class MCPServer: Sendable {
         case "ping":
             return JSONRPC.response(id: id, result: .object([:]))
         case "tools/list":
-            guard protocolVersion != nil else { return Self.notInitialized(id) }
-            return JSONRPC.response(id: id, result: .object(["tools": .array(MCPTools.definitions)]))
+            guard let version = protocolVersion else { return Self.notInitialized(id) }
+            let tools = MCPTools.definitions.map { tool in
+                Self.structuredVersions.contains(version) ? tool : tool.removing(["title", "outputSchema"])
+            }
+            return JSONRPC.response(id: id, result: .object(["tools": .array(tools)]))
         default:
             return JSONRPC.errorResponse(id: id, code: .methodNotFound, message: "Method not found: \(method)")
         }
@@ -225,7 +231,9 @@ final class MCPServer: Sendable {
             }
         }
         let outcome = await tools.call(call.name, arguments: call.arguments, progress: progress)
-        return (outcome ?? .failure("Unknown tool: \(call.name)")).json
+        let result = (outcome ?? .failure("Unknown tool: \(call.name)")).json
+        guard let version = protocolVersion, !Self.structuredVersions.contains(version) else { return result }
+        return result.removing(["structuredContent"])
     }
 
     // MARK: Batches
@@ -296,5 +304,13 @@ final class MCPServer: Sendable {
             if tasks.isEmpty { return }
             for task in tasks { await task.value }
         }
+    }
+}
+
+extension JSONValue {
+    /// The object without the members `keys`; any other value as it is.
+    fileprivate func removing(_ keys: Set<String>) -> JSONValue {
+        guard case .object(let object) = self else { return self }
+        return .object(object.filter { !keys.contains($0.key) })
     }
 }

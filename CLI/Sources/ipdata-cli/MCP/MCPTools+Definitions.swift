@@ -69,7 +69,7 @@ extension MCPTools {
                 {"type": "object", "required": ["addresses", "count", "truncated"],
                  "properties": {"addresses": {"type": "array", "items": {"type": "string"}},
                    "count": {"type": "integer"}, "truncated": {"type": "boolean"}}}
-                """#),
+                """#, sendsRequests: false),
         tool(
             "summarize", title: "Summarize a list of IP addresses",
             description:
@@ -107,13 +107,13 @@ extension MCPTools {
                    "to_send": {"type": "integer"}, "requests": {"type": "integer"}, "text": {"type": "string"},
                    "budget": {"type": "object", "required": ["limit", "used", "left"],
                      "properties": {"limit": {"type": "integer"}, "used": {"type": "integer"}, "left": {"type": "integer"}}}}}
-                """#),
+                """#, sendsRequests: false),
     ]
 
     /// One tool's definition; its schemas are JSON text, read once.
-    private static func tool(_ name: String, title: String, description: String, input: String, output: String)
-        -> JSONValue
-    {
+    private static func tool(
+        _ name: String, title: String, description: String, input: String, output: String, sendsRequests: Bool = true
+    ) -> JSONValue {
         func schema(_ text: String) -> JSONValue {
             // The texts above are constants: a typo in one is a programming error, caught by the tests.
             (try? JSONParser.parse(Data(text.utf8))) ?? .object(["type": .string("object")])
@@ -121,6 +121,12 @@ extension MCPTools {
         return .object([
             "name": .string(name), "title": .string(title), "description": .string(description),
             "inputSchema": schema(input), "outputSchema": schema(output),
+            // Hints for a client that asks before a call: every tool only reads; those that send
+            // requests reach the API, the others nothing outside this process.
+            "annotations": .object([
+                "title": .string(title), "readOnlyHint": .bool(true), "destructiveHint": .bool(false),
+                "idempotentHint": .bool(true), "openWorldHint": .bool(sendsRequests),
+            ]),
         ])
     }
 }

@@ -62,6 +62,21 @@ final class MCPServerTests: XCTestCase {
         XCTAssertEqual(integer(session.answer(id: 6)?.value(at: ["error", "code"])), -32602)
     }
 
+    func testVersionsBeforeStructuredOutputGetNoOutputSchemaAndNoStructuredContent() async {
+        for (version, structured) in [("2025-03-26", false), ("2024-11-05", false), ("2025-11-25", true)] {
+            let session = MCPSession()
+            session.initialize(version: version)
+            session.request(1, "tools/list")
+            let tools = array(session.answer(id: 1)?.value(at: ["result", "tools"]))
+            XCTAssertEqual(tools.count, 6)
+            XCTAssertTrue(tools.allSatisfy { ($0.value(at: ["outputSchema"]) != nil) == structured }, version)
+            XCTAssertTrue(tools.allSatisfy { $0.value(at: ["annotations", "readOnlyHint"]) == .bool(true) }, version)
+            let result = await session.call("extract_addresses", #"{"text":"8.8.8.8"}"#, id: 2)
+            XCTAssertEqual(result?.value(at: ["structuredContent"]) != nil, structured, version)
+            XCTAssertNotNil(array(result?.value(at: ["content"])).first?.value(at: ["text"]), version)
+        }
+    }
+
     func testLookupGivesTheAnswerAsStructuredContentAndAsText() async throws {
         let session = MCPSession()
         session.initialize()
