@@ -142,8 +142,16 @@ async def budget_session():
             check(other.is_error and "0 left" in other.content[0].text, "a new address is refused once the budget is spent")
 
 
+def access_entries(path):
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()] if path else []
+
+
 async def cancel_session():
-    parameters, files = server("cancel", base_url=BASE_URL + "/delay/20")
+    # HTTP/1.1 only: a request the client cancels closes its connection at once, and nginx logs 499.
+    base = os.environ.get("IPDATA_TEST_URL_SLOW_HTTP1", BASE_URL) + "/delay/20"
+    access_log = os.environ.get("IPDATA_TEST_ACCESS_LOG")
+    seen = len(access_entries(access_log))
+    parameters, files = server("cancel", base_url=base)
     started = time.monotonic()
     async with stdio_client(parameters) as (read, write):
         async with ClientSession(read, write) as session:
@@ -154,6 +162,17 @@ async def cancel_session():
             pinged = time.monotonic()
             await session.send_ping()
             check(time.monotonic() - pinged < 2, "ping is answered while the cancelled call winds down")
+            if access_log:
+                # While the session goes on: the cancelled call's request was dropped, not waited for.
+                stopped = []
+                for _ in range(50):
+                    stopped = [entry for entry in access_entries(access_log)[seen:]
+                               if entry.get("uri", "").endswith("/bulk") and entry.get("status") == 499]
+                    if stopped:
+                        break
+                    await anyio.sleep(0.1)
+                check(bool(stopped) and stopped[0]["request_time"] < 10,
+                      "the cancelled call's request was dropped at once (nginx logged 499)")
     check(time.monotonic() - started < 15, "the session ended without waiting for the slow answer")
     sent = messages(files["in"])
     calls = [message["id"] for message in sent if message.get("method") == "tools/call"]
