@@ -103,7 +103,7 @@ struct MCPTools: Sendable {
             throw ArgumentError("ip must be one IP address, such as 8.8.8.8 or 2001:4860:4860::8888")
         }
         let fields = try self.fields(arguments)
-        let (items, _) = try await lookUp([ip], fields: fields, singleLookups: true, progress: nil)
+        let (items, _) = try await lookUp([ip], fields: fields, singleLookups: true, keepsJSON: true, progress: nil)
         guard let item = items.first else { return .failure("no result") }
         if let error = item.error { return .failure("\(ip): \(error.commandLineMessage)") }
         let structured = JSONValue.object(try Self.record(item))
@@ -116,7 +116,8 @@ struct MCPTools: Sendable {
         try Self.allow(["addresses", "fields"], in: arguments)
         let addresses = try self.addresses(arguments, limit: limits.addressesPerCall)
         let fields = try self.fields(arguments)
-        let (items, requests) = try await lookUp(addresses, fields: fields, singleLookups: nil, progress: progress)
+        let (items, requests) = try await lookUp(
+            addresses, fields: fields, singleLookups: nil, keepsJSON: true, progress: progress)
         let results = try items.map(Self.record)
         let failed = results.filter { $0["error"] != nil }.count
         let structured = JSONValue.object([
@@ -190,7 +191,8 @@ struct MCPTools: Sendable {
             }
             top = number
         }
-        let (items, requests) = try await lookUp(addresses, fields: nil, singleLookups: nil, progress: progress)
+        let (items, requests) = try await lookUp(
+            addresses, fields: nil, singleLookups: nil, keepsJSON: false, progress: progress)
         var summary = Summary()
         var cost = Summary.Cost()
         cost.requests = requests
@@ -225,12 +227,14 @@ struct MCPTools: Sendable {
 
     // MARK: Lookups within the budget
 
-    /// One result per address of `addresses`, in their order, and the requests granted. Each distinct address is looked up once,
+    /// One result per address of `addresses`, in their order, and the requests granted; with
+    /// `keepsJSON`, each answer's bytes as the API sent them. Each distinct address is looked up once,
     /// after the budget granted the requests the dry run counts; private and reserved addresses
     /// are answered locally, cached ones from the disk cache. `singleLookups` nil: bulk requests
     /// unless the plan refused one.
     private func lookUp(
-        _ addresses: [String], fields: [String]?, singleLookups: Bool?, progress: (@Sendable (Int, Int) -> Void)?
+        _ addresses: [String], fields: [String]?, singleLookups: Bool?, keepsJSON: Bool,
+        progress: (@Sendable (Int, Int) -> Void)?
     ) async throws -> (items: [IPLookupResult], requests: Int) {
         var distinct: [String] = []
         var indexOf: [String: Int] = [:]
@@ -247,6 +251,7 @@ struct MCPTools: Sendable {
         var options = LookupStreamOptions(concurrency: 4, fallsBackToSingleLookups: false)
         options.sendsNonPublicAddresses = false
         options.startsWithSingleLookups = single
+        options.keepsJSON = keepsJSON
         var answers: [IPLookupResult] = []
         answers.reserveCapacity(distinct.count)
         let step = max(1, distinct.count / 20)
@@ -265,9 +270,12 @@ struct MCPTools: Sendable {
         return (keys.map { answers[indexOf[$0] ?? 0] }, requests)
     }
 
-    /// The record of one result: the API's answer under `result`, or the error's text.
+    /// The record of one result: the API's answer under `result` (its bytes as sent, when kept),
+    /// or the error's text.
     private static func record(_ item: IPLookupResult) throws -> Record {
         switch item.result {
+        case .success where item.json != nil:
+            return ["ip": .string(item.ip), "result": .object(try Record(json: item.json ?? Data(), selection: nil))]
         case .success(let response):
             return ["ip": .string(item.ip), "result": .object(try Record(encoding: response, selection: nil))]
         case .failure(let error):
@@ -315,6 +323,11 @@ struct MCPTools: Sendable {
         let names = try values.map { value -> String in
             guard case .string(let name) = value, !name.isEmpty, name.utf8.count <= 64 else {
                 throw ArgumentError("each field must be a name such as country_code or asn")
+            }
+            guard IPResponse.fieldNames.contains(name) else {
+                let meant = Spelling.closest(to: name, among: IPResponse.fieldNames).map { " (did you mean \($0)?)" }
+                throw ArgumentError(
+                    "no field \(name)\(meant ?? ""); the fields are " + IPResponse.fieldNames.joined(separator: ", "))
             }
             return name
         }

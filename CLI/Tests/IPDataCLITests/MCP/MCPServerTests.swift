@@ -194,7 +194,8 @@ final class MCPServerTests: XCTestCase {
             ),
             ("asn", #"{"asn":"ASBlah"}"#),
             ("extract_addresses", #"{"text":"\#(String(repeating: "a", count: 1_048_577))"}"#),
-            ("summarize", #"{"addresses":["8.8.8.8"],"top":0}"#), ("estimate", #"{"addresses":"8.8.8.8"}"#),
+            ("summarize", #"{"addresses":["8.8.8.8"],"top":0}"#),
+            ("lookup", #"{"ip":"8.8.8.8","fields":["contry_code"]}"#), ("estimate", #"{"addresses":"8.8.8.8"}"#),
         ] {
             let result = await session.call(tool, arguments)
             XCTAssertEqual(result?.value(at: ["isError"]), .bool(true), "\(tool) \(arguments.prefix(80))")
