@@ -72,7 +72,7 @@ struct IPDataCommand: ParsableCommand {
             LookupCommand.self, BulkCommand.self, GrepCommand.self, EnrichCommand.self, SummarizeCommand.self,
             FilterCommand.self,
             CIDRCommand.self, CacheCommand.self, InitCommand.self, HelpCommand.self, CompletionCommand.self,
-            ManualCommand.self,
+            ManualCommand.self, MCPCommand.self,
         ],
         defaultSubcommand: LookupCommand.self)
 

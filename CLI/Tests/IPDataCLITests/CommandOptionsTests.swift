@@ -176,7 +176,7 @@ final class CommandOptionsTests: XCTestCase {
         // Its commands' options: CIDRHelpTests.
         (CIDRCommand.self, []),
         (CacheCommand.self, []), (InitCommand.self, ["eu", "base-url"]), (HelpCommand.self, []),
-        (CompletionCommand.self, []), (ManualCommand.self, []),
+        (CompletionCommand.self, []), (ManualCommand.self, []), (MCPCommand.self, ["max-requests"] + sharedOptions),
     ]
 
     /// The options every lookup command shares, which may come before the command word.

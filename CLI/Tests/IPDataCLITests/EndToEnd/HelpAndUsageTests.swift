@@ -40,12 +40,12 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (
                 ["help", "help"],
                 "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
-                    + "         init | help | completion | man]\n"
+                    + "         init | help | completion | man | mcp]\n"
             ),
             (
                 ["help", "--help"],
                 "\nUSAGE: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache |\n"
-                    + "         init | help | completion | man]\n"
+                    + "         init | help | completion | man | mcp]\n"
             ),
         ]
         for (arguments, start) in cases {
@@ -135,11 +135,11 @@ final class HelpAndUsageTests: CommandLineTestCase {
             (["8.8.8.8", "bulk"], "bulk is a command, not an address: ipdata bulk [OPTIONS] … (see ipdata --help)"),
             (
                 ["help", "bogus"],
-                "there is no command bogus: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man] (see ipdata help --help)"
+                "there is no command bogus: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man | mcp] (see ipdata help --help)"
             ),
             (
                 ["help", "bulk", "init"],
-                "help takes one command name: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man] (see ipdata help --help)"
+                "help takes one command name: ipdata help [bulk | grep | enrich | summarize | filter | cidr | cache | init | help | completion | man | mcp] (see ipdata help --help)"
             ),
         ]
         for (arguments, message) in cases {
