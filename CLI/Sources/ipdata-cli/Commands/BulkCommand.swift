@@ -245,7 +245,8 @@ struct BulkCommand: ToolCommand {
         let resumes = resume
         let csv = self.column != nil
         if dryRun {
-            let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
+            var reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
+            reader.resolver = HostResolver()
             let estimate = try await DryRun.count(reader, cache: cache, fields: settings.sentFields)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
@@ -289,6 +290,7 @@ struct BulkCommand: ToolCommand {
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
         addresses.skipped = skipped
+        addresses.resolver = HostResolver()
         if let resumed { addresses.onSkip = { key in resumed.passedOver(key, before: ledger.appended) } }
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(

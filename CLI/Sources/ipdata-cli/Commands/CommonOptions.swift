@@ -197,9 +197,12 @@ struct CommonOptions {
 
     /// Opens the output and returns a writer for `kind` records of `shape`; `inputs` are the
     /// files the run reads (see `openOutput(inputs:)`).
-    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = []) throws -> RecordWriter {
+    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = [], namesHosts: Bool = false) throws
+        -> RecordWriter
+    {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
-        let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        let columns = Columns.columns(
+            kind: kind, format: format, selection: selection, shape: shape, namesHosts: namesHosts)
         return makeRecordWriter(
             format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),
             forTerminal: Terminal.showsOutput(at: outputPath))
