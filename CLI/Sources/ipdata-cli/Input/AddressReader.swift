@@ -188,7 +188,8 @@ struct AddressReader: AsyncSequence, Sendable {
                     case .failed(let message):
                         ledger?.append(
                             InputLedger.Origin(
-                                input: entry.input, inputIndex: inputIndex, line: number, problem: message, host: address))
+                                input: entry.input, inputIndex: inputIndex, line: number, problem: message,
+                                host: address))
                         return address
                     }
                 }

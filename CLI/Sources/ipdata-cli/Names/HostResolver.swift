@@ -112,9 +112,9 @@ final class HostResolver: Sendable {
     /// `SOCK_STREAM` as `addrinfo.ai_socktype` takes it: glibc declares it as an enumeration.
     private static var streamSocket: Int32 {
         #if canImport(Glibc)
-            Int32(SOCK_STREAM.rawValue)
+        Int32(SOCK_STREAM.rawValue)
         #else
-            SOCK_STREAM
+        SOCK_STREAM
         #endif
     }
 }
