@@ -19,6 +19,7 @@ struct LookupCommand: ToolCommand {
             """
               ipdata                         your own IP address
               ipdata 8.8.8.8 1.1.1.1         IP addresses (several go in bulk requests)
+              ipdata example.com             a host name's addresses (A and AAAA), each naming it
               cat ips.txt | ipdata           standard input's addresses, one a line
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
@@ -79,7 +80,10 @@ struct LookupCommand: ToolCommand {
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
-    @Argument(help: ArgumentHelp("IP addresses, or one ASN (AS15169); none: your own address, or standard input's"))
+    @Argument(
+        help: ArgumentHelp(
+            "IP addresses or host names (example.com: its addresses, each record naming it as \"host\"), "
+                + "or one ASN (AS15169); none: your own address, or standard input's"))
     var targets: [String] = []
 
     var isQuiet: Bool { client.quiet }

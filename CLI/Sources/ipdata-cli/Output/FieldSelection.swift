@@ -70,7 +70,7 @@ struct FieldSelection: Equatable {
     }
 
     private static func knownNames(kind: RecordKind, shape: RecordShape) -> [String] {
-        let names = kind == .asn ? ASNDetail.fieldNames : IPResponse.fieldNames + [Columns.host]
+        let names = kind == .asn ? ASNDetail.fieldNames : IPResponse.fieldNames
         return shape == .list ? names + [Columns.error] : names
     }
 
