@@ -19,7 +19,7 @@ struct LookupCommand: ToolCommand {
             """
               ipdata                         your own IP address
               ipdata 8.8.8.8 1.1.1.1         IP addresses (several go in bulk requests)
-              ipdata example.com             a host name's addresses (A and AAAA), each naming it
+              ipdata example.com             a host name's addresses (A and AAAA)
               cat ips.txt | ipdata           standard input's addresses, one a line
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
@@ -173,6 +173,9 @@ struct LookupCommand: ToolCommand {
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
         let common = try options()
         var target = try target(common: common)
+        // `--field` asks for the field's top-level name only, and keeps those answers.
+        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
+        defer { CacheReport.problem(of: cache, to: console) }
         // Host names among the arguments stand for their addresses (see `NamedArguments`).
         let resolver = HostResolver()
         var named: NamedArguments?
@@ -181,9 +184,11 @@ struct LookupCommand: ToolCommand {
             if let named { target = .addresses(named.texts) }
         }
         let shape = target.records.shape
-        // `--field` asks for the field's top-level name only, and keeps those answers.
-        let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
-        defer { CacheReport.problem(of: cache, to: console) }
+        // One name that does not resolve: one line, as any single lookup's failure.
+        if shape == .single, !dryRun, let problem = named?.entries.first?.problem {
+            console.error(console.oneLine(problem))
+            return .lookupFailed
+        }
         if dryRun {
             let fields = field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames
             return try await Self.dryRun(target, cache: cache, fields: fields, resolver: resolver, console: console)
@@ -196,10 +201,6 @@ struct LookupCommand: ToolCommand {
                 resolver: resolver, console: console)
         }
         guard shape == .list else {
-            if let entry = named?.entries.first, let problem = entry.problem {
-                console.error(console.oneLine(problem))
-                return .lookupFailed
-            }
             return try await Self.lookUpOne(
                 target, host: named?.entries.first?.host, client: client, common: common, console: console)
         }

@@ -171,6 +171,10 @@ final class HostNameInputTests: CommandLineTestCase {
         XCTAssertTrue(
             one.stderr.hasPrefix("ipdata: nowhere.example.invalid: the name does not resolve ("), one.stderr)
         XCTAssertEqual(one.stderrLines.count, 1, one.stderr)
+        let field = try ipdata(["nowhere.example.invalid", "--field", "country_code"] + base)
+        XCTAssertEqual(field.status, 1)
+        XCTAssertEqual(field.stdout, "")
+        XCTAssertEqual(field.stderr, one.stderr)
         let list = try ipdata(["nowhere.example.invalid", "localhost", "--format", "jsonl"] + base)
         XCTAssertEqual(list.status, 1, list.stderr)
         let records = try objects(list)
