@@ -186,5 +186,29 @@ final class HostNameInputTests: CommandLineTestCase {
             "\(records)")
         XCTAssertEqual(try sentAddresses(since: mark, requests: 0).requests, 0, "nothing sent: loopback is local")
     }
+
+    /// `grep --names` finds names among thousands of log lines and prints each one's addresses
+    /// where it is written, in the resolver's order; a mail address, a file name and a name that
+    /// does not resolve give nothing; without `--names` no name is resolved.
+    func testGrepFindsNamesOnlyWhenAsked() throws {
+        let addresses = try getent(Self.name)
+        let kinds = [
+            ("GET https://www.example.test/a.txt from 8.8.4.4", addresses + ["8.8.4.4"]),
+            ("mail bob@www.example.test and notes.txt", []),
+            ("visit WWW.EXAMPLE.TEST. now\r", addresses),
+            ("no.such.name.invalid 10.1.2.3", ["10.1.2.3"]),
+            ("nothing here, café.example.test", []),
+        ]
+        var generator = SeededGenerator(seed: 7)
+        let picked = (0..<2_000).map { _ in kinds.randomElement(using: &generator)! }
+        let log = try makeFile(picked.map(\.0).joined(separator: "\n") + "\n", named: "access.log")
+        let names = try withHosts(BuiltBinary.url.path, ["grep", "-o", "--names", log.path])
+        XCTAssertEqual(names.status, 0, names.stderr)
+        XCTAssertEqual(names.stdoutLines, picked.flatMap(\.1))
+        let count = try withHosts(BuiltBinary.url.path, ["grep", "-c", "--names", log.path])
+        XCTAssertEqual(count.stdout, "\(picked.filter { !$0.1.isEmpty }.count)\n")
+        let plain = try withHosts(BuiltBinary.url.path, ["grep", "-o", log.path])
+        XCTAssertEqual(plain.stdoutLines, picked.flatMap { $0.1.filter { !addresses.contains($0) } })
+    }
 }
 #endif
