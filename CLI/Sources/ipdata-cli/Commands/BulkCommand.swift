@@ -29,6 +29,14 @@ struct BulkCommand: ToolCommand {
               ipdata bulk --column ip --format csv --fields ip,country_code,asn.name hosts.csv
               zcat ips.txt.gz | ipdata bulk --format csv -f ip,country_code,threat.is_threat > out.csv
 
+            A host name in place of an address (example.com, localhost: a dotted name ending in a
+            top-level domain's letters) is resolved by the system resolver, A and AAAA, each name
+            once a run: each of its addresses gets a record with "host" first, in the resolver's
+            order (--fields host adds the column to CSV). A name that does not resolve is an error
+            record, and nothing is sent for it. --dry-run resolves names, to count their addresses.
+
+              ipdata bulk -f ip,host,country_code --format csv domains.txt
+
             With --where EXPR, only the records whose answer matches the expression are printed
             (ipdata help filter lists what it may say); a failed record never matches, and the
             summary still counts it. --blocklist prints no records but the matching addresses (all
@@ -249,7 +257,8 @@ struct BulkCommand: ToolCommand {
         let resumes = resume
         let csv = self.column != nil
         if dryRun {
-            let reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
+            var reader = AddressReader(inputs: inputs, column: column, csv: csv, maximumRangeAddresses: maximumRange)
+            reader.resolver = HostResolver()
             let estimate = try await DryRun.count(reader, cache: cache, fields: settings.sentFields)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
@@ -296,6 +305,7 @@ struct BulkCommand: ToolCommand {
         var addresses = AddressReader(inputs: inputs, column: column, csv: csv, ledger: ledger)
         addresses.maximumRangeAddresses = maximumRange
         addresses.skipped = skipped
+        addresses.resolver = HostResolver()
         if let resumed { addresses.onSkip = { key in resumed.passedOver(key, before: ledger.appended) } }
         // Neither with --quiet, nor with --verbose, whose request lines would cut through it.
         let showsBar = Progress.shouldShowBar(

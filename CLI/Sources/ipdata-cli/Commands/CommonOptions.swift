@@ -224,11 +224,12 @@ struct CommonOptions {
     /// files the run reads (see `openOutput(inputs:)`). A table of the default columns keeps
     /// those that fit, and says on `console` which it left out when standard error is a
     /// terminal; a table of the columns `--fields` chose says when it cut values.
-    func makeWriter(kind: RecordKind, shape: RecordShape, inputs: [String] = [], console: Console? = nil) throws
-        -> RecordWriter
-    {
+    func makeWriter(
+        kind: RecordKind, shape: RecordShape, inputs: [String] = [], console: Console? = nil, namesHosts: Bool = false
+    ) throws -> RecordWriter {
         let format = format ?? OutputFormat.defaultFormat(for: shape)
-        let columns = Columns.columns(kind: kind, format: format, selection: selection, shape: shape)
+        let columns = Columns.columns(
+            kind: kind, format: format, selection: selection, shape: shape, namesHosts: namesHosts)
         let showsNotices = Terminal.isTerminal(2)
         return makeRecordWriter(
             format: format, shape: shape, columns: columns, sink: try openOutput(inputs: inputs),

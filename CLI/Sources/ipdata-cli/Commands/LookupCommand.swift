@@ -19,6 +19,7 @@ struct LookupCommand: ToolCommand {
             """
               ipdata                         your own IP address
               ipdata 8.8.8.8 1.1.1.1         IP addresses (several go in bulk requests)
+              ipdata example.com             a host name's addresses (A and AAAA)
               cat ips.txt | ipdata           standard input's addresses, one a line
               ipdata AS15169                 an autonomous system
               ipdata 8.8.8.8 --field asn     one field, as the API returns it
@@ -81,7 +82,10 @@ struct LookupCommand: ToolCommand {
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
 
-    @Argument(help: ArgumentHelp("IP addresses, or one ASN (AS15169); none: your own address, or standard input's"))
+    @Argument(
+        help: ArgumentHelp(
+            "IP addresses or host names (example.com: its addresses, each record naming it as \"host\"), "
+                + "or one ASN (AS15169); none: your own address, or standard input's"))
     var targets: [String] = []
 
     var isQuiet: Bool { client.quiet }
@@ -171,24 +175,37 @@ struct LookupCommand: ToolCommand {
 
     func run(environment: [String: String], console: Console) async throws -> ExitStatus {
         let common = try options()
-        let target = try target(common: common)
-        let shape = target.records.shape
+        var target = try target(common: common)
         // `--field` asks for the field's top-level name only, and keeps those answers.
         let (client, cache) = try common.makeClientAndCache(environment: environment, console: console)
         defer { CacheReport.problem(of: cache, to: console) }
+        // Host names among the arguments stand for their addresses (see `NamedArguments`).
+        let resolver = HostResolver()
+        var named: NamedArguments?
+        if case .addresses(let texts) = target {
+            named = await NamedArguments.resolving(texts, with: resolver)
+            if let named { target = .addresses(named.texts) }
+        }
+        let shape = target.records.shape
+        // One name that does not resolve: one line, as any single lookup's failure.
+        if shape == .single, !dryRun, let problem = named?.entries.first?.problem {
+            console.error(console.oneLine(problem))
+            return .lookupFailed
+        }
         if dryRun {
             let fields = field.map { [String($0.prefix { $0 != "." })] } ?? common.selection?.topLevelNames
-            return try await Self.dryRun(target, cache: cache, fields: fields, console: console)
+            return try await Self.dryRun(target, cache: cache, fields: fields, resolver: resolver, console: console)
         }
         if let field {
             // To a terminal, control characters in the values are written out (see `FieldText`).
             let text = FieldText(forTerminal: Terminal.showsOutput(at: common.outputPath))
             return try await Self.printField(
                 field, of: target, client: client, cache: cache, sink: common.openOutput(), text: text,
-                console: console)
+                resolver: resolver, console: console)
         }
         guard shape == .list else {
-            return try await Self.lookUpOne(target, client: client, common: common, console: console)
+            return try await Self.lookUpOne(
+                target, host: named?.entries.first?.host, client: client, common: common, console: console)
         }
         let progress = Progress(console: console, showsBar: false)
         let events = progress.events
@@ -199,16 +216,23 @@ struct LookupCommand: ToolCommand {
         options.sendsNonPublicAddresses = false
         // A result is written soon after its line was read, even while the input pauses (`tail -f`).
         options.flushInterval = try flush.seconds()
-        let writer = try common.makeWriter(kind: .address, shape: .list, inputs: ["-"], console: console)
+        let writer = try common.makeWriter(
+            kind: .address, shape: .list, inputs: ["-"], console: console, namesHosts: named != nil)
         var lookup = StreamingLookup(selection: common.selection, writer: writer, progress: progress, console: console)
         let stream: IPLookupStream
-        if case .addresses(let ips) = target {
+        if let named {
+            let ledger = InputLedger()
+            stream = client.lookupStream(named.addresses(recordingIn: ledger), fields: fields, options: options)
+            lookup.ledger = ledger
+            lookup.total = named.entries.count
+        } else if case .addresses(let ips) = target {
             stream = client.lookupStream(ips, fields: fields, options: options)
             lookup.total = ips.count
         } else {
             let ledger = InputLedger(holdsRepeatsOfWrittenAddresses: !BulkCommand.mayPause("-"))
-            stream = client.lookupStream(
-                AddressReader(inputs: ["-"], column: .first, ledger: ledger), fields: fields, options: options)
+            var reader = AddressReader(inputs: ["-"], column: .first, ledger: ledger)
+            reader.resolver = resolver
+            stream = client.lookupStream(reader, fields: fields, options: options)
             lookup.ledger = ledger
             lookup.inputs = ["-"]
         }
@@ -218,8 +242,10 @@ struct LookupCommand: ToolCommand {
     /// `--dry-run`: what looking up the addresses would cost (one address: a single lookup;
     /// several: bulk requests, which answer private and reserved addresses locally), with or
     /// without `--field`, printed on standard output; nothing is sent.
+    /// Names are resolved first (the system resolver is asked, not the API): the count is of the
+    /// addresses that would be sent.
     private static func dryRun(
-        _ target: Target, cache: SQLiteLookupStore?, fields: [String]?, console: Console
+        _ target: Target, cache: SQLiteLookupStore?, fields: [String]?, resolver: HostResolver, console: Console
     ) async throws -> ExitStatus {
         let estimate: DryRun
         let single: Bool
@@ -233,8 +259,9 @@ struct LookupCommand: ToolCommand {
             estimate = try await DryRun.count(
                 addresses, cache: cache, fields: fields, answersNonPublicLocally: !single)
         case .standardInput:
-            estimate = try await DryRun.count(
-                AddressReader(inputs: ["-"], column: .first), cache: cache, fields: fields)
+            var reader = AddressReader(inputs: ["-"], column: .first)
+            reader.resolver = resolver
+            estimate = try await DryRun.count(reader, cache: cache, fields: fields)
             single = false
         case .asn, .ownAddress:
             throw UsageError("--dry-run counts lookups of addresses: give the addresses")
@@ -243,9 +270,10 @@ struct LookupCommand: ToolCommand {
         return .success
     }
 
-    /// One result: the caller's own address, one IP or one ASN. A failure is one line on stderr.
+    /// One result: the caller's own address, one IP or one ASN; naming `host`, when the address
+    /// was resolved from it. A failure is one line on stderr.
     private static func lookUpOne(
-        _ target: Target, client: IPDataClient, common: CommonOptions, console: Console
+        _ target: Target, host: String? = nil, client: IPDataClient, common: CommonOptions, console: Console
     ) async throws -> ExitStatus {
         let fields = common.selection?.topLevelNames
         // An address's answer is written from the bytes the API sent (see `JSONWriter`).
@@ -270,12 +298,21 @@ struct LookupCommand: ToolCommand {
             console.error(error.commandLineMessage)
             return error.exitStatus
         }
-        let writer = try common.makeWriter(kind: .address, shape: .single, console: console)
+        let writer = try common.makeWriter(kind: .address, shape: .single, console: console, namesHosts: host != nil)
         let selection = common.selection
         if let json = answer.json {
-            try writer.write(json: json, orRecord: { try Record(json: json, selection: selection) })
+            let named = host.map { RawJSON.withFirstMember(json, name: Columns.host, value: $0) } ?? json
+            try writer.write(
+                json: named,
+                orRecord: {
+                    var record = try Record(json: json, selection: selection)
+                    if let host { record[Columns.host] = .string(host) }
+                    return record
+                })
         } else if let response = answer.response {
-            try writer.write(try Record(encoding: response, selection: selection))
+            var record = try Record(encoding: response, selection: selection)
+            if let host { record[Columns.host] = .string(host) }
+            try writer.write(record)
         }
         try writer.finish()
         OutputSink.current?.markComplete()
@@ -293,7 +330,7 @@ struct LookupCommand: ToolCommand {
     /// `FieldListLookup`).
     private static func printField(
         _ path: String, of target: Target, client: IPDataClient, cache: SQLiteLookupStore?, sink: OutputSink,
-        text: FieldText, console: Console
+        text: FieldText, resolver: HostResolver, console: Console
     ) async throws -> ExitStatus {
         let steps = path.split(separator: ".").map(String.init)
         let list = FieldListLookup(
@@ -310,7 +347,9 @@ struct LookupCommand: ToolCommand {
                 }
                 return try await list.run(addresses)
             case .standardInput:
-                return try await list.run(AddressReader(inputs: ["-"], column: .first))
+                var reader = AddressReader(inputs: ["-"], column: .first)
+                reader.resolver = resolver
+                return try await list.run(reader)
             case .asn(let asn):
                 let record = try Record(encoding: await client.lookupASN(asn), selection: nil)
                 return try printField(path, of: record, sink: sink, text: text, console: console)

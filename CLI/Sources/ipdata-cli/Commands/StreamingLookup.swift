@@ -53,8 +53,10 @@ struct StreamingLookup {
         var writtenAfterStop = 0
         /// The first failure to reach the API, said on its own line when no lookup got through.
         var firstNetworkFailure: String?
-        /// Writes one address's record: from the API's bytes when the answer kept them.
-        func write(_ answer: InputLedger.Answer) throws {
+        /// Writes one address's record: from the API's bytes when the answer kept them; naming
+        /// `host` when the address was resolved from it.
+        func write(_ answer: InputLedger.Answer, host: String? = nil) throws {
+            let answer = host.map { answer.naming(host: $0) } ?? answer
             if let json = answer.json {
                 try writer.write(json: json, isCompact: answer.isCompact, orRecord: { answer.record })
             } else {
@@ -72,7 +74,7 @@ struct StreamingLookup {
                     refused += 1
                     continue
                 }
-                try write(answer)
+                try write(answer, host: duplicate.host)
             }
         }
         do {
@@ -84,7 +86,7 @@ struct StreamingLookup {
                 switch outcome {
                 case .cached(let ip, let json):
                     answer = try self.answer(ip: ip, json: json, isCompact: true)
-                    try write(answer)
+                    try write(answer, host: origin?.host)
                     if let key = origin?.key { ledger?.answered(key, with: answer) }
                     try writeDuplicates()
                     continue reading
@@ -118,7 +120,7 @@ struct StreamingLookup {
                         answeredLocally: !item.isRequestFailure
                             && IPAddress(item.ip).map { $0.scope != .public } == true)
                 }
-                try write(answer)
+                try write(answer, host: origin?.host)
                 if let key = origin?.key { ledger?.answered(key, with: answer) }
                 try writeDuplicates()
             }

@@ -41,6 +41,14 @@ struct GrepCommand: ToolCommand {
               ipdata grep -rc --public /var/log/nginx
               ipdata grep -v access.log
 
+            Host names are not addresses, and are left alone unless --names asks for them: then a
+            dotted name ending in a top-level domain's letters (www.example.com, in a URL or not;
+            not in a mail address) is resolved by the system resolver, once a run, and stands for
+            its addresses, printed in its place with -o; a name that does not resolve is no match.
+            A file name such as notes.txt is asked of the resolver too.
+
+              ipdata grep -o --names --public proxy.log | ipdata bulk
+
             Exit status: 0 a line was selected (one that holds an address; with -v, one that holds
             none); 1 none was; 2 usage error, or an input could not be read (it is named on
             standard error; the other inputs are still searched).
@@ -69,6 +77,13 @@ struct GrepCommand: ToolCommand {
             "take 10.0.0.0/8 as a network, printed with its prefix length; 10.0.0.1/8 is printed as the network "
                 + "that holds it, 10.0.0.0/8"))
     var cidrs = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "also find host names (www.example.com: a dotted name ending in a top-level domain's letters), "
+                + "resolved by the system resolver: a name that resolves stands for its addresses (printed with "
+                + "-o), one that does not is no match"))
+    var names = false
 
     @Flag(
         name: [.customShort("c"), .long],
@@ -150,6 +165,8 @@ struct GrepCommand: ToolCommand {
         /// Whether each line, address or count is preceded by its file's name.
         var printsFileNames = false
         var colors = false
+        /// `--names`: host names are found too, and stand for the addresses they resolve to.
+        var findsNames = false
 
         enum Family {
             case v4, v6
@@ -157,13 +174,18 @@ struct GrepCommand: ToolCommand {
 
         /// Whether `match` is one of the addresses asked for.
         func wants(_ match: AddressScanner.Match) -> Bool {
+            wants(match.address)
+        }
+
+        /// Whether `address` is one of those asked for (`-4`, `-6`, `--public`).
+        func wants(_ address: IPAddress) -> Bool {
             if let family {
-                switch (family, match.address.bits) {
+                switch (family, address.bits) {
                 case (.v4, .v4), (.v6, .v6): break
                 default: return false
                 }
             }
-            return !publicOnly || match.address.scope == .public
+            return !publicOnly || address.scope == .public
         }
     }
 
@@ -176,6 +198,7 @@ struct GrepCommand: ToolCommand {
         settings.family = ipv4 ? .v4 : ipv6 ? .v6 : nil
         settings.invertMatch = invertMatch
         settings.count = count
+        settings.findsNames = names
         switch fileNames {
         case .withFilename: settings.printsFileNames = true
         case .noFilename: settings.printsFileNames = false
@@ -254,6 +277,8 @@ struct Grep {
     private var selectedInInput: Int?
     /// The ranges of the addresses in the line being printed, to colour.
     private var highlights: [Range<Int>] = []
+    /// The addresses of the names found with `--names`.
+    private var resolvedNames = ResolvedNames()
 
     init(settings: GrepCommand.Settings, output: GrepOutput) {
         self.settings = settings
@@ -297,6 +322,7 @@ struct Grep {
     /// Searches one line (without its `\n`, with the `\r` of a `\r\n`); false when standard output
     /// is closed.
     private mutating func search(line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if settings.findsNames { return searchWithNames(line: line) }
         var holdsAddress = false
         var open = true
         // Each address printed as it is found with -o; the ranges to colour when the line is
@@ -316,6 +342,37 @@ struct Grep {
             return match.range.upperBound
         }
         guard open else { return false }
+        return select(line: line, holdsAddress: holdsAddress)
+    }
+
+    /// `search(line:)` with `--names`: the addresses in the line, and the addresses of the names
+    /// in it that resolve (each name resolved once a run, see `resolvedNames`), in the order
+    /// they are written.
+    private mutating func searchWithNames(line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found: [(range: Range<Int>, addresses: [String])] = []
+        settings.scanner.scan(line) { match in
+            if settings.wants(match) { found.append((match.range, [match.text])) }
+            return match.range.upperBound
+        }
+        for name in HostNameScanner.names(in: line) where !found.contains(where: { $0.range.overlaps(name.range) }) {
+            let addresses = resolvedNames.addresses(of: name.text).filter { IPAddress($0).map(settings.wants) == true }
+            if !addresses.isEmpty { found.append((name.range, addresses)) }
+        }
+        found.sort { $0.range.lowerBound < $1.range.lowerBound }
+        highlights.removeAll(keepingCapacity: true)
+        if settings.onlyMatching, !settings.invertMatch, !settings.count {
+            for address in found.flatMap(\.addresses) {
+                guard write(address: address) else { return false }
+            }
+        } else if settings.colors, !settings.onlyMatching, !settings.invertMatch, !settings.count {
+            highlights = found.map(\.range)
+        }
+        return select(line: line, holdsAddress: !found.isEmpty)
+    }
+
+    /// Counts or prints `line` when it is selected (it holds an address, or with `-v` none);
+    /// false when standard output is closed.
+    private mutating func select(line: UnsafeBufferPointer<UInt8>, holdsAddress: Bool) -> Bool {
         guard holdsAddress != settings.invertMatch else { return true }
         selectedSome = true
         if settings.count {

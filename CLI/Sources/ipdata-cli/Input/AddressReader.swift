@@ -65,6 +65,15 @@ struct AddressReader: AsyncSequence, Sendable {
     var skipped: Set<String> = []
     /// Told of each address passed over for `skipped` (its canonical form), as it is read.
     var onSkip: (@Sendable (String) -> Void)?
+    /// Resolves the fields that are host names (see `HostName`) to their addresses, each of which
+    /// is handed out with the name in its origin; nil: a name is no address, as any other text.
+    /// A name that does not resolve is handed out as it is, with the resolver's message as the
+    /// ledger's problem, so that its record is an error and nothing is sent for it.
+    var resolver: HostResolver?
+
+    /// How many lines the reader looks ahead, among those already read from the input, to start
+    /// resolving their names while it waits for one.
+    static let namesReadAhead = 16
 
     /// `--max-addresses`'s default: a /24.
     static let defaultMaximumRangeAddresses = 256
@@ -102,6 +111,7 @@ struct AddressReader: AsyncSequence, Sendable {
         private let maximumRangeAddresses: Int
         private let skipped: Set<String>
         private let onSkip: (@Sendable (String) -> Void)?
+        private let resolver: HostResolver?
         /// The addresses of a range still to be handed out, and the line they come from.
         private var range: (addresses: AnyIterator<String>, origin: InputLedger.Origin)?
 
@@ -113,6 +123,7 @@ struct AddressReader: AsyncSequence, Sendable {
             self.maximumRangeAddresses = reader.maximumRangeAddresses
             self.skipped = reader.skipped
             self.onSkip = reader.onSkip
+            self.resolver = reader.resolver
         }
 
         mutating func next() async throws -> String? {
@@ -166,6 +177,22 @@ struct AddressReader: AsyncSequence, Sendable {
                     self.range = (range.makeIterator(), origin(nil))
                     continue
                 }
+                if let resolver, HostName.isHostName(address) {
+                    try readAheadForNames(from: reader, resolver: resolver)
+                    var entry = origin(nil)
+                    entry.host = address
+                    switch await resolver.resolve(address) {
+                    case .addresses(let addresses):
+                        self.range = (AnyIterator(addresses.makeIterator()), entry)
+                        continue
+                    case .failed(let message):
+                        ledger?.append(
+                            InputLedger.Origin(
+                                input: entry.input, inputIndex: inputIndex, line: number, problem: message,
+                                host: address))
+                        return address
+                    }
+                }
                 if let address = admit(address, from: origin(nil)) { return address }
             }
             if let ledger, ledger.unread == .unknown { ledger.unread = .counted(0) }
@@ -190,6 +217,17 @@ struct AddressReader: AsyncSequence, Sendable {
             }
             ledger.append(entry)
             return address
+        }
+
+        /// Starts resolving the names of the next lines that the reader holds already (plain lines,
+        /// one field each), keeping those lines to be read next; never waits for more input.
+        private mutating func readAheadForNames(from reader: LineReader, resolver: HostResolver) throws {
+            while pushedBack.count < AddressReader.namesReadAhead, let line = try reader.bufferedLine() {
+                lineNumber += 1
+                pushedBack.append((lineNumber, line))
+                let field = AddressReader.trimmed(line)
+                if HostName.isHostName(field) { resolver.prefetch(field) }
+            }
         }
 
         /// The reader of the input being read, opening the next input when needed; nil at the end.

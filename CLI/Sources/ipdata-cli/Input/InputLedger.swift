@@ -23,6 +23,8 @@ final class InputLedger: Sendable {
         var key: String?
         /// The address was read before and was not sent again: its record is the earlier answer.
         var isDuplicate = false
+        /// The host name the address was resolved from (`ipdata bulk` of names): its record names it.
+        var host: String?
     }
 
     /// What the writer keeps of an answer, for the same address read again.

@@ -112,6 +112,18 @@ final class LineReader {
         }
     }
 
+    /// The next line, as `nextLine()` reads it, when the block read last holds it whole; nil
+    /// when it does not, without reading: for reading ahead without waiting on a pipe.
+    func bufferedLine() throws -> String? {
+        guard let end = buffer[(start + searched)...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = buffer[start..<end]
+        try checkLength(of: line)
+        start = end + 1
+        searched = 0
+        lineNumber += 1
+        return Self.text(line)
+    }
+
     /// Thrown by `nextLineBytes(atMost:)` for a line longer than it was asked to read, so that the
     /// caller can say what was too long (a line, or a record that spans lines).
     struct LineTooLong: Error {}

@@ -30,12 +30,15 @@ enum Columns {
 
     /// The column a list adds for the addresses that failed.
     static let error = "error"
+    /// The host name an address was resolved from: the CLI's field, not the API's (see `HostName`).
+    static let host = "host"
 
     /// The columns for `format`: the selected paths or the default set; in a list of addresses an
     /// `ip` column first (unless the selection names it already), so that every row names its
     /// address, and in any list an `error` column at the end (unless the selection names it).
     static func columns(
-        kind: RecordKind, format: OutputFormat, selection: FieldSelection?, shape: RecordShape
+        kind: RecordKind, format: OutputFormat, selection: FieldSelection?, shape: RecordShape,
+        namesHosts: Bool = false
     ) -> [String] {
         var columns: [String]
         if let selection {
@@ -50,6 +53,8 @@ enum Columns {
             }
         }
         if shape == .list, kind == .address, !columns.contains("ip") { columns.insert("ip", at: 0) }
+        // Addresses resolved from names given on the command line: which name each came from.
+        if namesHosts, selection == nil, let ip = columns.firstIndex(of: "ip") { columns.insert(host, at: ip + 1) }
         if shape == .list, !columns.contains(error) { columns.append(error) }
         return columns
     }

@@ -28,13 +28,14 @@ struct FieldSelection: Equatable {
     }
 
     /// The names to send as `fields=`: the first part of each path, without repeats, in order.
+    /// `host` is the CLI's (the name an address was resolved from), not sent; alone, it sends `ip`.
     var topLevelNames: [String] {
         var names: [String] = []
-        for path in paths {
+        for path in paths where path != Columns.host {
             let name = String(path.prefix { $0 != "." })
             if !names.contains(name) { names.append(name) }
         }
-        return names
+        return names.isEmpty ? ["ip"] : names
     }
 
     /// The top-level names that no record of `kind` has, each once, in order: the API's fields

@@ -71,6 +71,12 @@ enum RawJSON {
     /// The object `json` with `"ip": ip` as its first member, for a record whose fields left the
     /// address out; `json` itself when it is not an object.
     static func withAddress(_ json: Data, ip: String) -> Data {
+        withFirstMember(json, name: "ip", value: ip)
+    }
+
+    /// The object `json` with `"name": value` as its first member and every byte after it as it
+    /// was; `json` itself when it is not an object.
+    static func withFirstMember(_ json: Data, name: String, value: String) -> Data {
         guard let open = json.firstIndex(where: { !(0x20 == $0 || 0x09 == $0 || 0x0A == $0 || 0x0D == $0) }),
             json[open] == UInt8(ascii: "{")
         else { return json }
@@ -78,7 +84,8 @@ enum RawJSON {
         let isEmpty =
             rest.first(where: { !(0x20 == $0 || 0x09 == $0 || 0x0A == $0 || 0x0D == $0) }) == UInt8(ascii: "}")
         var out = Data(json[...open])
-        out.append(Data((#""ip":"# + JSONValue.string(ip).jsonText() + (isEmpty ? "" : ",")).utf8))
+        let member = JSONValue.string(name).jsonText() + ":" + JSONValue.string(value).jsonText()
+        out.append(Data((member + (isEmpty ? "" : ",")).utf8))
         out.append(rest)
         return out
     }

@@ -55,5 +55,17 @@ final class RawJSONTests: XCTestCase {
         XCTAssertEqual(text(RawJSON.withAddress(Data(" { } ".utf8), ip: "::1")), #" {"ip":"::1" } "#)
         XCTAssertEqual(text(RawJSON.withAddress(Data("[1]".utf8), ip: "::1")), "[1]", "not an object")
     }
+
+    /// A record resolved from a name: `"host"` first, every byte of the API's after it as it was.
+    func testAFirstMemberKeepsEveryByteAfterIt() {
+        let json = Data("{\n  \"ip\": \"8.8.8.8\",\r\n  \"org\": \"A, \\\"B\\\"\" ,\"n\":1.50e3}".utf8)
+        let named = RawJSON.withFirstMember(json, name: "host", value: "dns.\"google\"")
+        let member = #"{"host":"dns.\"google\"","#
+        XCTAssertEqual(text(named.prefix(member.utf8.count)), member)
+        XCTAssertEqual(named.dropFirst(member.utf8.count), json.dropFirst())
+        let empty = RawJSON.withFirstMember(Data(" { }".utf8), name: "host", value: "a.test")
+        XCTAssertEqual(text(empty), #" {"host":"a.test" }"#)
+        XCTAssertEqual(RawJSON.withFirstMember(Data("[1]".utf8), name: "host", value: "a.test"), Data("[1]".utf8))
+    }
 }
 #endif
