@@ -21,6 +21,11 @@ final class BlocklistWriter: RecordWriter {
     func write(_ record: Record) throws {
         guard record[Columns.error] == nil, case .string(let text)? = record["ip"], let address = IPAddress(text)
         else { return }
+        keep(address)
+    }
+
+    /// Keeps `address` for the blocklist (`ipdata filter` gives the addresses of its lines).
+    func keep(_ address: IPAddress) {
         let unmapped = address.unmappingIPv4
         intervals.append(AddressInterval(network: unmapped, prefixLength: unmapped.bitWidth))
     }

@@ -115,22 +115,7 @@ struct BulkCommand: ToolCommand {
             valueName: "EXPR"))
     var condition: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "print no records but the addresses answered (with --where, those that match), aggregated into the "
-                + "fewest CIDRs: \(BlocklistFormat.names)",
-            valueName: "FORMAT"),
-        completion: .list(BlocklistFormat.allCases.map(\.rawValue)))
-    var blocklist: String?
-
-    @Option(
-        name: .customLong("set-name"),
-        help: ArgumentHelp(
-            "the set of --blocklist ipset or nft (default \(BlocklistFormat.defaultSetName)): letters, digits and "
-                + "_, at most 30; the IPv6 set is NAME6. nft takes none of its own words (set, type, and)",
-            valueName: "NAME"))
-    var setName: String?
-
+    @OptionGroup var blocklistOptions: BlocklistOptions
     @OptionGroup var flush: FlushIntervalOptions
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
@@ -174,12 +159,13 @@ struct BulkCommand: ToolCommand {
             flushInterval: try flush.seconds())
         if dryRun, resume { throw UsageError("use --dry-run or --resume, not both") }
         return try Self.withFiltering(
-            settings, condition: condition, blocklist: blocklist, setName: setName, resume: resume)
+            settings, condition: condition, blocklist: try blocklistOptions.checked(), resume: resume)
     }
 
     /// `settings` with what `--where`, `--blocklist` and `--set-name` say, checked.
     private static func withFiltering(
-        _ settings: Settings, condition: String?, blocklist: String?, setName: String?, resume: Bool
+        _ settings: Settings, condition: String?, blocklist: (format: BlocklistFormat, setName: String)?,
+        resume: Bool
     ) throws -> Settings {
         var settings = settings
         do {
@@ -188,23 +174,10 @@ struct BulkCommand: ToolCommand {
             throw error.usageError
         }
         if let blocklist {
-            guard let format = BlocklistFormat(rawValue: blocklist.lowercased()) else {
-                throw UsageError("--blocklist must be \(BlocklistFormat.names)")
-            }
-            settings.blocklist = format
+            (settings.blocklist, settings.setName) = (blocklist.format, blocklist.setName)
             if settings.common.format != nil || settings.common.selection != nil {
                 throw UsageError("--blocklist prints addresses, not records: leave out --format and --fields")
             }
-        }
-        if let setName {
-            guard settings.blocklist == .ipset || settings.blocklist == .nft else {
-                throw UsageError("--set-name names the set of --blocklist ipset or nft")
-            }
-            guard BlocklistFormat.isSetName(setName) else {
-                throw UsageError(
-                    "--set-name must start with a letter and hold letters, digits and _ (at most 30)")
-            }
-            settings.setName = setName
         }
         // A filtered output holds no record of the addresses left out, which --resume would send again.
         if resume, settings.condition != nil || settings.blocklist != nil {

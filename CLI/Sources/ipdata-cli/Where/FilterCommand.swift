@@ -29,6 +29,10 @@ struct FilterCommand: ToolCommand {
               ipdata filter --where 'threat.is_threat or asn.type == "hosting"' access.log
               tail -n 5000 auth.log | ipdata filter --where "country_code in ['CN','RU']"
               ipdata filter -v --where 'asn.type == "isp"' /var/log/nginx/access.log
+            With --blocklist, no line is printed but the addresses of the kept lines that match
+            (with -v, those of the lines kept), aggregated into the fewest CIDRs, as ipdata bulk
+            --blocklist prints them:
+              ipdata filter --where threat.is_threat --blocklist nft --set-name bad access.log
 
             \(WhereHelp.grammar)
 
@@ -55,6 +59,7 @@ struct FilterCommand: ToolCommand {
         help: "print the lines that hold addresses and none whose data match")
     var invert = false
 
+    @OptionGroup var blocklistOptions: BlocklistOptions
     @OptionGroup var endpoint: EndpointOptions
     @OptionGroup var client: ClientOptions
     @OptionGroup var flush: FlushIntervalOptions
@@ -73,6 +78,7 @@ struct FilterCommand: ToolCommand {
                 throw error.usageError
             }
             if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read once") }
+            _ = try blocklistOptions.checked()
         }
     }
 
@@ -92,7 +98,13 @@ struct FilterCommand: ToolCommand {
         }
         // The fields sent are those the expression reads (`ip` when it reads none, as every
         // answer has it).
-        let paths = expression.paths.isEmpty ? ["ip"] : expression.paths
+        let blocklist = try blocklistOptions.checked().map {
+            BlocklistWriter(format: $0.format, setName: $0.setName, sink: try common.openOutput())
+        }
+        // A blocklist is made of the answers' own `ip`.
+        let paths =
+            expression.paths.contains("ip") || (blocklist == nil && !expression.paths.isEmpty)
+            ? expression.paths : ["ip"] + expression.paths
         let enricher = Enricher(shape: .lines, fields: paths)
         let topLevelNames = WhereExpression.topLevelNames(of: paths)
         let output = GrepOutput(escapesControlCharacters: Terminal.isTerminal(STDOUT_FILENO))
@@ -107,6 +119,10 @@ struct FilterCommand: ToolCommand {
         /// Writes the lines that are kept; false once standard output is closed.
         func write(_ lines: [(EnrichLine, [EnrichAnswer])]) -> Bool {
             for (line, answers) in lines where decision.keeps(line, answers: answers) {
+                if let blocklist {
+                    decision.keptAddresses(of: answers).forEach(blocklist.keep)
+                    continue
+                }
                 var bytes = line.record.bytes
                 if line.record.lineEnd == .carriageReturnLineFeed { bytes.append(UInt8(ascii: "\r")) }
                 guard bytes.withUnsafeBufferPointer({ output.write(line: $0) }) else { return false }
@@ -153,6 +169,10 @@ struct FilterCommand: ToolCommand {
             } while !source.isAtEnd
         }
         guard open else { return .success }
+        if let blocklist {
+            try blocklist.finish()
+            if let tally = blocklist.tally { console.note(tally) }
+        }
         if let hits = cache?.hits, hits > 0 { console.note(CacheReport.notice(hits)) }
         decision.report(to: console)
         let status: ExitStatus = decision.printedAny ? .success : .lookupFailed

@@ -44,6 +44,18 @@ struct FilterDecision {
         return keeps
     }
 
+    /// The answered addresses of a line that `keeps` printed: those whose data match (with
+    /// `-v`, all of them, none matching); read from the answers' `ip`, which `paths` must name.
+    func keptAddresses(of answers: [EnrichAnswer]) -> [IPAddress] {
+        guard let ip = paths.firstIndex(of: "ip") else { return [] }
+        return answers.compactMap { answer in
+            guard answer.error == nil, invert || holds(answer), ip < answer.values.count,
+                case .string(let text)? = answer.values[ip]
+            else { return nil }
+            return IPAddress(text)
+        }
+    }
+
     private func holds(_ answer: EnrichAnswer) -> Bool {
         expression.holds { path in
             guard let index = paths.firstIndex(of: path), index < answer.values.count else { return nil }

@@ -61,6 +61,23 @@ final class BlocklistTests: CommandLineTestCase {
         XCTAssertEqual(run.stdoutLines, expected)
     }
 
+    /// `filter --blocklist`: the addresses of the log lines kept, as `bulk --blocklist` lists them.
+    func testFilterWritesTheMatchingAddressesOfItsLinesAsABlocklist() throws {
+        let (input, expected) = try table(count: 3_000, seed: 12)
+        let lines = try String(contentsOfFile: input, encoding: .utf8).components(separatedBy: "\r\n")
+        let log = try makeFile(
+            lines.map { $0.isEmpty ? "" : "Dec  2 00:51:07 sshd[812]: Failed password from \($0) port 22\r\n" }
+                .joined(),
+            named: "auth.log")
+        let run = try ipdata(["filter", "-q", "--where", expression, "--blocklist", "cidr", log.path] + base)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdoutLines, expected)
+        let nft = try ipdata(
+            ["filter", "--where", expression, "--blocklist", "nft", "--set-name", "bad", log.path] + base)
+        XCTAssertTrue(nft.stdout.contains("set bad {"), nft.stdout)
+        XCTAssertEqual(nft.stderrLines.last?.hasSuffix("CIDRs"), true, nft.stderr)
+    }
+
     func testWithoutWhereEveryAnsweredAddressIsListed() throws {
         let input = try makeFile("8.8.8.8\n8.8.8.9\n8.8.8.10\n8.8.8.11\n2001:4860::1\n10.0.0.1\n", named: "ips.txt")
         let run = try ipdata(["bulk", "--no-progress", "--blocklist", "cidr", input.path] + base)
