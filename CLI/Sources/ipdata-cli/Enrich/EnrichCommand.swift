@@ -132,6 +132,12 @@ struct EnrichCommand: ToolCommand {
         completion: CompletionCommand.fieldListCompletion)
     var fields: [String] = []
 
+    @Flag(
+        help: ArgumentHelp(
+            "lines: also find host names in each line (as grep --names does) and add the data of each one's "
+                + "first address; in a column or under a key a name is always resolved"))
+    var names = false
+
     @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
     var dryRun = false
 
@@ -228,6 +234,10 @@ struct EnrichCommand: ToolCommand {
         case .ecs: shape = settings.shape ?? (byName == .eve ? .eve : .jsonl)
         case .logfmt: shape = .lines
         }
+        if names, shape != .lines || !settings.keys.isEmpty {
+            throw UsageError(
+                "--names finds host names in log lines: in a column or under a key, names are resolved anyway")
+        }
         if self.into != nil, shape != .jsonl, shape != .eve {
             throw UsageError("--into names a key of JSON lines: the input is \(shape.rawValue)")
         }
@@ -239,12 +249,14 @@ struct EnrichCommand: ToolCommand {
         let enricher = Enricher(
             shape: shape, detectsZeek: settings.shape == nil && settings.style == .plain, style: settings.style,
             fields: fields.paths,
-            keys: settings.keys, into: settings.into, forTerminal: Terminal.showsOutput(at: common.outputPath))
+            keys: settings.keys, into: settings.into, forTerminal: Terminal.showsOutput(at: common.outputPath),
+            findsNames: names)
         let source = EnrichSource(path: input, enricher: enricher)
         if dryRun {
             // Every address of every line, repeats included; nothing is written.
             let estimate = try await DryRun.count(
-                EnrichInput(source: source, queue: nil), cache: cache, fields: fields.topLevelNames)
+                EnrichInput(source: source, queue: nil, resolver: HostResolver()), cache: cache,
+                fields: fields.topLevelNames)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
@@ -257,6 +269,7 @@ struct EnrichCommand: ToolCommand {
         /// Lookups of public addresses, and whether one got an answer (from the API or the cache).
         var lookups = 0
         var reachedTheAPI = false
+        let resolver = HostResolver()
         /// Writes lines in order: called with the queue's lock held, by the loop below and as a
         /// line that sends nothing is queued (`EnrichQueue.writesReady`).
         @Sendable func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
@@ -277,7 +290,7 @@ struct EnrichCommand: ToolCommand {
         options.flushInterval = try flush.seconds()
         repeat {
             // One stream for the whole input, unless the lines waiting fill the queue: see EnrichQueue.
-            let addresses = EnrichInput(source: source, queue: queue)
+            let addresses = EnrichInput(source: source, queue: queue, resolver: resolver)
             do {
                 for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
                     // What is no public address was answered here, not by the API: it says
