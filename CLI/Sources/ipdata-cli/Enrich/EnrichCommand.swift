@@ -51,6 +51,13 @@ struct EnrichCommand: ToolCommand {
             then among the 10,000 answers used last. Every row gets the answer of its address,
             however often it repeats.
 
+            A host name in an address column or key (www.example.com: a dotted name ending in a
+            top-level domain's letters) is resolved by the system resolver, each name once a run,
+            and its row gets the data of its first address: a JSON line's data names it ("ip"),
+            -f ip adds it to CSV and TSV, logfmt adds …_ip=, a log line says NAME (ADDRESS). A
+            name that does not resolve is the row's error, and nothing is sent for it. In log lines
+            names are found only with --names, as grep --names finds them.
+
             A row that gets no data (no address in its column or key, a failed lookup) keeps its
             data and gets the error, and the run exits 1 (5 when the API could not be reached),
             saying on standard error how many rows got none and why. The API's answer for a
