@@ -51,6 +51,13 @@ struct EnrichCommand: ToolCommand {
             then among the 10,000 answers used last. Every row gets the answer of its address,
             however often it repeats.
 
+            A host name in an address column or key (www.example.com: a dotted name ending in a
+            top-level domain's letters) is resolved by the system resolver, each name once a run,
+            and its row gets the data of its first address: a JSON line's data names it ("ip"),
+            -f ip adds it to CSV and TSV, logfmt adds …_ip=, a log line says NAME (ADDRESS). A
+            name that does not resolve is the row's error, and nothing is sent for it. In log lines
+            names are found only with --names, as grep --names finds them.
+
             A row that gets no data (no address in its column or key, a failed lookup) keeps its
             data and gets the error, and the run exits 1 (5 when the API could not be reached),
             saying on standard error how many rows got none and why. The API's answer for a
@@ -131,6 +138,12 @@ struct EnrichCommand: ToolCommand {
             valueName: "a,b,c"),
         completion: CompletionCommand.fieldListCompletion)
     var fields: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "lines: also find host names in each line (as grep --names does) and add the data of each one's "
+                + "first address; in a column or under a key a name is always resolved"))
+    var names = false
 
     @Flag(name: .customLong("dry-run"), help: ArgumentHelp(BulkCommand.dryRunHelp))
     var dryRun = false
@@ -228,6 +241,10 @@ struct EnrichCommand: ToolCommand {
         case .ecs: shape = settings.shape ?? (byName == .eve ? .eve : .jsonl)
         case .logfmt: shape = .lines
         }
+        if names, shape != .lines || !settings.keys.isEmpty {
+            throw UsageError(
+                "--names finds host names in log lines: in a column or under a key, names are resolved anyway")
+        }
         if self.into != nil, shape != .jsonl, shape != .eve {
             throw UsageError("--into names a key of JSON lines: the input is \(shape.rawValue)")
         }
@@ -239,12 +256,14 @@ struct EnrichCommand: ToolCommand {
         let enricher = Enricher(
             shape: shape, detectsZeek: settings.shape == nil && settings.style == .plain, style: settings.style,
             fields: fields.paths,
-            keys: settings.keys, into: settings.into, forTerminal: Terminal.showsOutput(at: common.outputPath))
+            keys: settings.keys, into: settings.into, forTerminal: Terminal.showsOutput(at: common.outputPath),
+            findsNames: names)
         let source = EnrichSource(path: input, enricher: enricher)
         if dryRun {
             // Every address of every line, repeats included; nothing is written.
             let estimate = try await DryRun.count(
-                EnrichInput(source: source, queue: nil), cache: cache, fields: fields.topLevelNames)
+                EnrichInput(source: source, queue: nil, resolver: HostResolver()), cache: cache,
+                fields: fields.topLevelNames)
             console.printOutput(estimate.text(singleLookups: false) + "\n")
             return .success
         }
@@ -257,6 +276,7 @@ struct EnrichCommand: ToolCommand {
         /// Lookups of public addresses, and whether one got an answer (from the API or the cache).
         var lookups = 0
         var reachedTheAPI = false
+        let resolver = HostResolver()
         /// Writes lines in order: called with the queue's lock held, by the loop below and as a
         /// line that sends nothing is queued (`EnrichQueue.writesReady`).
         @Sendable func write(_ lines: [(EnrichLine, [EnrichAnswer])]) throws {
@@ -277,7 +297,7 @@ struct EnrichCommand: ToolCommand {
         options.flushInterval = try flush.seconds()
         repeat {
             // One stream for the whole input, unless the lines waiting fill the queue: see EnrichQueue.
-            let addresses = EnrichInput(source: source, queue: queue)
+            let addresses = EnrichInput(source: source, queue: queue, resolver: resolver)
             do {
                 for try await result in client.lookupStream(addresses, fields: fields.topLevelNames, options: options) {
                     // What is no public address was answered here, not by the API: it says

@@ -60,8 +60,16 @@ struct EnrichInput: AsyncSequence, Sendable {
     /// Where each line waits for its answers; nil for `--dry-run`, which keeps no line and hands
     /// on every address, repeats included.
     let queue: Locked<EnrichQueue>?
+    /// Resolves the host names of the lines before they are queued, each once a run (one
+    /// resolver for all the streams of a run); nil leaves names as they are.
+    var resolver: HostResolver?
 
     func makeAsyncIterator() -> Iterator { Iterator(input: self) }
+
+    private func resolved(_ line: EnrichLine) async -> EnrichLine {
+        guard let resolver else { return line }
+        return await line.resolvingNames(with: resolver)
+    }
 
     struct Iterator: AsyncIteratorProtocol {
         let input: EnrichInput
@@ -73,12 +81,14 @@ struct EnrichInput: AsyncSequence, Sendable {
             while pending.isEmpty {
                 guard let queue = input.queue else {
                     guard let line = try await input.source.nextLine() else { return nil }
-                    pending = line.addresses
+                    let resolved = await input.resolved(line)
+                    pending = zip(resolved.lookups, resolved.keys).filter { resolved.unresolved[$0.1] == nil }.map(\.0)
                     continue
                 }
                 if queue.withLock({ $0.isFull }) { return nil }
                 guard let line = try await input.source.nextLine() else { return nil }
-                pending = queue.withLock { $0.append(line) }
+                let resolved = await input.resolved(line)
+                pending = queue.withLock { $0.append(resolved) }
             }
             return pending.removeFirst()
         }

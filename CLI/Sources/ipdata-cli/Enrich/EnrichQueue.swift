@@ -32,9 +32,14 @@ struct EnrichLine: Sendable {
     let kind: Kind
     /// The addresses, as written, in order.
     let addresses: [String]
-    /// Their keys in the answers (`AnswerTable`): the canonical address, or the text as written
-    /// for one that is none.
-    let keys: [String]
+    /// Their keys in the answers (`AnswerTable`): the canonical address (for a host name, that
+    /// of its first address), or the text as written for one that is none.
+    private(set) var keys: [String]
+    /// What is sent for each address: the address as written, or a host name's first address.
+    private(set) var lookups: [String]
+    /// The keys of the host names that do not resolve, with the resolver's message: nothing is
+    /// sent for them.
+    private(set) var unresolved: [String: String] = [:]
     let missing: Missing?
     /// Whether it is the first record of the input (which may start with a byte order mark).
     let isFirst: Bool
@@ -47,9 +52,35 @@ struct EnrichLine: Sendable {
         self.kind = reading.kind
         self.addresses = reading.addresses
         self.keys = reading.addresses.map { IPAddress($0)?.description ?? $0 }
+        self.lookups = reading.addresses
         self.missing = reading.missing
         self.isFirst = isFirst
         self.annotationLineEnd = annotationLineEnd
+    }
+}
+
+extension EnrichLine {
+    /// The line with its host names (see `HostName`) resolved by `resolver`: each is looked up
+    /// as its first address, in the resolver's order; one that does not resolve gets the
+    /// resolver's message and sends nothing. The names of a line are resolved at once.
+    func resolvingNames(with resolver: HostResolver) async -> EnrichLine {
+        let names = addresses.filter(HostName.isHostName)
+        guard !names.isEmpty else { return self }
+        for name in names { resolver.prefetch(name) }
+        var line = self
+        for (index, address) in addresses.enumerated() where HostName.isHostName(address) {
+            switch await resolver.resolve(address) {
+            case .addresses(let found):
+                line.lookups[index] = found[0]
+                line.keys[index] = IPAddress(found[0])?.description ?? found[0]
+            case .failed(let message):
+                var name = address.lowercased()
+                if name.hasSuffix(".") { name.removeLast() }
+                line.keys[index] = "name:" + name
+                line.unresolved[line.keys[index]] = message
+            }
+        }
+        return line
     }
 }
 
@@ -88,7 +119,14 @@ struct EnrichQueue: Sendable {
     /// Queues `line`, and returns the addresses to send for it: those whose answer is neither
     /// held nor in flight. The others share the answer of the line that sent them.
     mutating func append(_ line: EnrichLine) -> [String] {
-        let toSend = zip(line.addresses, line.keys).filter { table.claim($0.1) }.map(\.0)
+        var toSend: [String] = []
+        for (lookup, key) in zip(line.lookups, line.keys) where table.claim(key) {
+            if let message = line.unresolved[key] {
+                table.answer(key, with: EnrichAnswer(values: [], error: nil, isAnswered: false, unresolved: message))
+            } else {
+                toSend.append(lookup)
+            }
+        }
         lines.append(line)
         bytes += line.record.bytes.count
         if toSend.isEmpty, let writesReady {

@@ -38,7 +38,10 @@ struct EnrichTally {
             answered += 1
             return
         }
-        if IPAddress(address) == nil {
+        if let message = answer.unresolved {
+            failed += 1
+            if firstFailure == nil { firstFailure = message }
+        } else if IPAddress(address) == nil {
             notAnAddress += 1
         } else {
             failed += 1

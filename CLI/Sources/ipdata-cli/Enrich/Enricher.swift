@@ -33,6 +33,9 @@ final class Enricher: Sendable {
     /// Whether the output goes to a terminal: then CSV cells and JSON show control characters
     /// written out too (see `TerminalText`).
     let forTerminal: Bool
+    /// `--names`: lines without keys also hold the host names found in them (`HostNameScanner`),
+    /// not only their addresses.
+    let findsNames: Bool
     /// The columns of the addresses (CSV, TSV, Zeek) and their names, once the header is read.
     private let columns = Locked<[(index: Int, name: String)]>([])
     /// What a Zeek log's header says, once read; nil for other shapes.
@@ -40,7 +43,7 @@ final class Enricher: Sendable {
 
     init(
         shape: EnrichCommand.Shape, detectsZeek: Bool = false, style: Style = .plain, fields: [String],
-        keys: [AddressKey] = [], into: String = "ipdata", forTerminal: Bool = false
+        keys: [AddressKey] = [], into: String = "ipdata", forTerminal: Bool = false, findsNames: Bool = false
     ) {
         self.givenShape = shape
         self.detectsZeek = detectsZeek
@@ -49,6 +52,7 @@ final class Enricher: Sendable {
         self.givenKeys = keys
         self.into = into
         self.forTerminal = forTerminal
+        self.findsNames = findsNames
         if shape == .zeek { zeek.withLock { $0 = ZeekHeader() } }
     }
 
@@ -204,12 +208,17 @@ final class Enricher: Sendable {
                 }
                 return found.isEmpty ? Scan(kind: .data, missing: .noAddress) : Scan(kind: .data, found: found)
             }
-            var found: [String] = []
+            var matches: [(start: Int, text: String)] = []
             content.withUnsafeBufferPointer { buffer in
                 AddressScanner().scan(buffer) { match in
-                    if !found.contains(match.address.description) { found.append(match.address.description) }
+                    matches.append((match.range.lowerBound, match.address.description))
                     return match.range.upperBound
                 }
+                if findsNames { matches += HostNameScanner.names(in: buffer).map { ($0.range.lowerBound, $0.text) } }
+            }
+            var found: [String] = []
+            for (_, text) in matches.sorted(by: { $0.start < $1.start }) where !found.contains(text) {
+                found.append(text)
             }
             return found.isEmpty
                 ? Scan(kind: .asIs) : Scan(kind: .data, found: found.enumerated().map { ($0.offset, $0.element) })
@@ -252,10 +261,13 @@ final class Enricher: Sendable {
     /// What a row gets from `result`: the values of the fields, or the error.
     func answer(of result: IPLookupResult) -> EnrichAnswer {
         if let error = result.error {
-            return EnrichAnswer(values: [], error: error, isAnswered: Self.isRefusalOfNonPublic(error, of: result.ip))
+            return EnrichAnswer(
+                values: [], error: error, isAnswered: Self.isRefusalOfNonPublic(error, of: result.ip),
+                address: result.ip)
         }
         let record = record(of: result)
-        return EnrichAnswer(values: fields.map { record?.value(at: Self.steps($0)) }, error: nil, isAnswered: true)
+        return EnrichAnswer(
+            values: fields.map { record?.value(at: Self.steps($0)) }, error: nil, isAnswered: true, address: result.ip)
     }
 
     /// Whether `error` is the API's answer for a private or reserved address (`10.0.0.1 is a
@@ -343,7 +355,7 @@ final class Enricher: Sendable {
         for (place, column) in found.enumerated() {
             let answer = answered[place]?.answer
             cells += fields.indices.map { cell(answer?.values.value(at: $0)) }
-            if let error = answer?.error?.commandLineMessage {
+            if let error = answer?.message {
                 errors.append(found.count > 1 ? "\(column.name): \(error)" : error)
             }
         }
@@ -382,12 +394,25 @@ final class Enricher: Sendable {
 
     // MARK: JSON
 
-    /// The fields of one answer as an object (`{"country_code":"US"}`), or its error.
-    private func fieldsObject(_ answer: EnrichAnswer) -> JSONValue {
-        if let error = answer.error { return .object(["error": .string(error.commandLineMessage)]) }
+    /// The fields of one answer as an object (`{"country_code":"US"}`), or its error; for an
+    /// address `written` as a host name, with the address used (`"ip"`), unless a field is `ip`.
+    private func fieldsObject(_ answer: EnrichAnswer, written: String) -> JSONValue {
         var object: [String: JSONValue] = [:]
+        if let used = Self.addressUsed(answer, written: written), !fields.contains("ip") {
+            object["ip"] = .string(used)
+        }
+        if let error = answer.message {
+            object["error"] = .string(error)
+            return .object(object)
+        }
         for (index, path) in fields.enumerated() { object[path] = answer.values.value(at: index) ?? .null }
         return .object(object)
+    }
+
+    /// The address a host name `written` in the input was looked up as; nil for an address.
+    private static func addressUsed(_ answer: EnrichAnswer, written: String) -> String? {
+        guard HostName.isHostName(written), let address = answer.address else { return nil }
+        return address
     }
 
     /// The members added to a JSON line in the plain style: under `into`, the fields of its one
@@ -403,18 +428,22 @@ final class Enricher: Sendable {
                 return [into.replacingOccurrences(of: "{key}", with: keys.first?.lastStep ?? "ip"): missing]
             }
             var additions: [String: JSONValue] = [:]
-            for (place, (_, answer)) in answered.sorted(by: { $0.key < $1.key }) {
+            for (place, (address, answer)) in answered.sorted(by: { $0.key < $1.key }) {
                 guard let members = keys[place].members(in: object), let last = members.last else { continue }
                 let name = into.replacingOccurrences(of: "{key}", with: last)
                 additions = Self.merged(
-                    additions, Self.nested(Array(members.dropLast()) + [name], fieldsObject(answer)))
+                    additions, Self.nested(Array(members.dropLast()) + [name], fieldsObject(answer, written: address)))
             }
             return additions
         }
         guard !answered.isEmpty else { return [into: missing] }
-        guard keys.count > 1 else { return [into: answered[0].map { fieldsObject($0.answer) } ?? missing] }
+        guard keys.count > 1 else {
+            return [into: answered[0].map { fieldsObject($0.answer, written: $0.address) } ?? missing]
+        }
         var inner: [String: JSONValue] = [:]
-        for (place, (_, answer)) in answered { inner[keys[place].written] = fieldsObject(answer) }
+        for (place, (address, answer)) in answered {
+            inner[keys[place].written] = fieldsObject(answer, written: address)
+        }
         return [into: .object(inner)]
     }
 
@@ -430,10 +459,11 @@ final class Enricher: Sendable {
         var failed = found.isEmpty
         for ((place, address), answer) in zip(found, answers) {
             guard let side = keys[place].ecsSide else { continue }
-            guard answer.error == nil else {
+            guard answer.message == nil else {
                 if !answer.isAnswered { failed = true }
                 continue
             }
+            let address = Self.addressUsed(answer, written: address) ?? address
             var values: [String: JSONValue] = [:]
             for (index, path) in fields.enumerated() { values[path] = answer.values.value(at: index) }
             let steps = side.split(separator: ".").map(String.init)
@@ -478,10 +508,11 @@ final class Enricher: Sendable {
         if line.addresses.isEmpty {
             bytes += line.annotationLineEnd.bytes + Array("  ipdata: error: no address under \(addressPlace())".utf8)
         }
-        for (address, answer) in zip(line.addresses, answers) {
+        for (written, answer) in zip(line.addresses, answers) {
             bytes += line.annotationLineEnd.bytes
-            if let error = answer.error {
-                bytes += Array("  ipdata \(address): error: \(TerminalText.escaped(error.commandLineMessage))".utf8)
+            let address = Self.addressUsed(answer, written: written).map { "\(written) (\($0))" } ?? written
+            if let error = answer.message {
+                bytes += Array("  ipdata \(address): error: \(TerminalText.escaped(error))".utf8)
             } else {
                 let values = fields.indices.map { index in
                     "\(fields[index])=\(TerminalText.escaped(answer.values.value(at: index)?.cellText ?? ""))"
@@ -498,10 +529,13 @@ final class Enricher: Sendable {
     private func logfmtPairs(_ found: [(place: Int, address: String)], _ answers: [EnrichAnswer]) -> [UInt8] {
         let keys = self.keys
         var pairs: [String] = []
-        for ((place, _), answer) in zip(found, answers) {
+        for ((place, written), answer) in zip(found, answers) {
             let prefix = keys.isEmpty ? (place == 0 ? "ipdata_" : "ipdata\(place + 1)_") : keys[place].written + "_"
-            if let error = answer.error {
-                pairs.append(LogfmtText.pair(prefix + "error", error.commandLineMessage))
+            if let used = Self.addressUsed(answer, written: written), !fields.contains("ip") || answer.message != nil {
+                pairs.append(LogfmtText.pair(prefix + "ip", used))
+            }
+            if let error = answer.message {
+                pairs.append(LogfmtText.pair(prefix + "error", error))
             } else {
                 for (index, path) in fields.enumerated() {
                     pairs.append(LogfmtText.pair(prefix + path, answer.values.value(at: index)?.cellText ?? ""))
@@ -535,6 +569,13 @@ struct EnrichAnswer: Sendable {
     /// Whether the row got what it should: data, or the API's word on a private or reserved
     /// address (which is no failure).
     let isAnswered: Bool
+    /// The resolver's message for a host name that does not resolve (nothing was sent).
+    var unresolved: String?
+    /// The address answered, as it was sent; nil for a name that does not resolve.
+    var address: String?
+
+    /// The row's error: the resolver's message, or the lookup's.
+    var message: String? { unresolved ?? error?.commandLineMessage }
 }
 
 extension Array where Element == JSONValue? {

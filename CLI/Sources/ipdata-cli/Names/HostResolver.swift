@@ -44,7 +44,9 @@ final class HostResolver: Sendable {
         if key.hasSuffix(".") { key.removeLast() }
         return answers.withLock { answers in
             if let task = answers[key] { return task }
-            let task = Task { await self.lookUp(name) }
+            // Without its final dot: the hosts file holds names without one, and this answer is
+            // every spelling's.
+            let task = Task { await self.lookUp(name.hasSuffix(".") ? String(name.dropLast()) : name) }
             answers[key] = task
             return task
         }

@@ -15,7 +15,7 @@ import XCTest
 /// network: `ipdata` runs in a mount namespace (`unshare -m`, or `unshare -rm` as a user) with
 /// a hosts file of its own bound over /etc/hosts. Linux only; skipped where neither works.
 final class HostNameInputTests: CommandLineTestCase {
-    private static let name = "www.example.test"
+    static let name = "www.example.test"
     private static let hosts = """
         8.8.8.8 www.example.test
         1.1.1.1 www.example.test
@@ -26,7 +26,7 @@ final class HostNameInputTests: CommandLineTestCase {
         """
 
     /// How to run a command with `hosts` as /etc/hosts: the `unshare` arguments that work here.
-    private func namespace() throws -> (unshare: [String], hosts: URL) {
+    func namespace() throws -> (unshare: [String], hosts: URL) {
         #if os(Linux)
         let hosts = try makeFile(Self.hosts, named: "hosts")
         for flags in [["-m"], ["-rm"]] {
@@ -42,7 +42,7 @@ final class HostNameInputTests: CommandLineTestCase {
     }
 
     /// Runs `command arguments…` with the test's hosts file as /etc/hosts.
-    private func withHosts(
+    func withHosts(
         _ command: String, _ arguments: [String], stdin: String? = nil, file: StaticString = #filePath,
         line: UInt = #line
     ) throws -> BuiltBinary.Run {
@@ -56,7 +56,7 @@ final class HostNameInputTests: CommandLineTestCase {
 
     /// The addresses of `name` as glibc's own tool lists them (a stream socket type, in the
     /// resolver's order), in the same hosts file: the reference for ipdata's order.
-    private func getent(_ name: String) throws -> [String] {
+    func getent(_ name: String) throws -> [String] {
         let run = try withHosts("getent", ["ahosts", name])
         return run.stdoutLines.filter { $0.contains("STREAM") }.compactMap { $0.split(separator: " ").first }
             .map(String.init)

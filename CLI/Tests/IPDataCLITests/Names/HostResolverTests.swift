@@ -22,6 +22,15 @@ final class HostResolverTests: XCTestCase {
         }
     }
 
+    /// A final dot is no part of the name asked for: `localhost.` resolves as `localhost` does
+    /// (glibc's hosts file matches no name with the dot), so every spelling shares one answer.
+    func testANameWithItsFinalDotResolvesAsWithout() async {
+        let resolution = await HostResolver().resolve("LocalHost.")
+        let plain = await HostResolver().resolve("localhost")
+        XCTAssertEqual(resolution, plain)
+        guard case .addresses = resolution else { return XCTFail("\(resolution)") }
+    }
+
     /// A name under `.invalid` never resolves (RFC 6761): the message names it and says why.
     func testANameUnderInvalidFailsWithItsName() async {
         let resolution = await HostResolver().resolve("nothing-here.example.invalid")
