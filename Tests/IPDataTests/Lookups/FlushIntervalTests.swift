@@ -106,7 +106,7 @@ final class FlushIntervalTests: MockedClientTestCase {
     func testTheReaderReadsNoFurtherAheadThanTheWindowAndItsBuffer() async throws {
         answerLikeTheAPI()
         let pulled = Locked(0)
-        let input = PullCountingAddresses(count: 1_000_000, pulled: pulled)
+        let input = CountingAddresses(count: 1_000_000, pulled: pulled)
         var iterator = client.lookupStream(input, options: options(flushInterval: 1, concurrency: 2))
             .makeAsyncIterator()
         let first = try await iterator.next()
@@ -177,23 +177,6 @@ private struct PausedAfter: AsyncSequence, Sendable {
             if let address = await addresses.next() { return address }
             // The stream was finished: wait for a cancellation, as `tail -f` waits for a write.
             while true { try await Task.sleep(nanoseconds: 3_600_000_000_000) }
-        }
-    }
-}
-
-/// `count` addresses, counting how many were read.
-private struct PullCountingAddresses: Sequence, Sendable {
-    let count: Int
-    let pulled: Locked<Int>
-
-    func makeIterator() -> AnyIterator<String> {
-        AnyIterator {
-            let index = pulled.withLock { read -> Int in
-                defer { read += 1 }
-                return read
-            }
-            guard index < count else { return nil }
-            return "8.\(index / 65_536).\(index / 256 % 256).\(index % 256)"
         }
     }
 }

@@ -216,20 +216,3 @@ final class LookupStreamTests: MockedClientTestCase {
         XCTAssertTrue(sent.isEmpty)
     }
 }
-
-/// `count` addresses, counting how many were read.
-private struct CountingAddresses: Sequence, Sendable {
-    let count: Int
-    let pulled: Locked<Int>
-
-    func makeIterator() -> AnyIterator<String> {
-        AnyIterator {
-            let index = pulled.withLock { read -> Int in
-                defer { read += 1 }
-                return read
-            }
-            guard index < count else { return nil }
-            return "8.\(index / 65_536).\(index / 256 % 256).\(index % 256)"
-        }
-    }
-}
