@@ -11,6 +11,9 @@ import IPData
 enum HostName {
     /// Whether `text` is a host name by the rule above (and not an IP address).
     static func isHostName(_ text: String) -> Bool {
+        // Every line of a list passes here: an IPv4 address (no letter) or an IPv6 one (a colon)
+        // is told apart by one pass over its bytes, before anything is allocated.
+        guard text.utf8.contains(where: isASCIILetter), !text.utf8.contains(UInt8(ascii: ":")) else { return false }
         var name = Substring(text)
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty, name.utf8.count <= 253 else { return false }
